@@ -1,0 +1,40 @@
+"""Notion-shaped errors raised inside the simulator and turned into JSON responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["APIError", "not_found", "validation_error"]
+
+_NOT_FOUND_HINT = "Make sure the relevant pages and databases are shared with your integration."
+
+
+class APIError(Exception):
+    """An error response: HTTP status, Notion ``code``, message and optional extras."""
+
+    def __init__(self, status: int, code: str, message: str, *, additional_data: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.additional_data = additional_data
+        self.headers = headers or {}
+
+    def body(self, request_id: str) -> dict[str, Any]:
+        """The JSON body Notion sends for this error."""
+        body: dict[str, Any] = {"object": "error", "status": self.status, "code": self.code,
+                                "message": self.message, "request_id": request_id}
+        if self.additional_data is not None:
+            body["additional_data"] = self.additional_data
+        return body
+
+
+def not_found(kind: str, object_id: str) -> APIError:
+    """404 for an id that does not exist or is not shared: the two are indistinguishable."""
+    return APIError(404, "object_not_found", f"Could not find {kind} with ID: {object_id}. {_NOT_FOUND_HINT}")
+
+
+def validation_error(message: str) -> APIError:
+    """400 for a request whose shape or values are wrong."""
+    return APIError(400, "validation_error", message)

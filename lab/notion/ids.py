@@ -1,0 +1,28 @@
+"""Deterministic, UUID-shaped identifiers for everything the simulator creates."""
+
+from __future__ import annotations
+
+import uuid
+
+__all__ = ["object_id", "is_uuid", "normalise_id"]
+
+_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/rag-ingestion-lab/notion-simulator")
+
+
+def object_id(*parts: object) -> str:
+    """A stable UUID for a named object: the same parts always give the same id."""
+    return str(uuid.uuid5(_NAMESPACE, "/".join(str(p) for p in parts)))
+
+
+def is_uuid(text: str) -> bool:
+    """True for a UUID with or without dashes, as Notion accepts both in paths."""
+    try:
+        uuid.UUID(text)
+    except (ValueError, AttributeError, TypeError):
+        return False
+    return len(text.replace("-", "")) == 32
+
+
+def normalise_id(text: str) -> str:
+    """The dashed, lower-case form of a UUID (Notion returns ids dashed)."""
+    return str(uuid.UUID(text))

@@ -1,0 +1,396 @@
+"""The Notion API, simulated: routing, headers, permissions, pagination, limits and errors.
+
+:class:`NotionSimulator` answers one request at a time through :meth:`NotionSimulator.handle`,
+the single core behind both transports: the in-process one (a ``requests`` adapter, see
+``lab.notion.transport``) and the HTTP server (``python -m lab serve``). Every client mistake is
+answered with a Notion-shaped error body; nothing a client sends can produce a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from lab.clock import Clock
+from lab.notion.cursors import CursorCodec
+from lab.notion.errors import APIError, not_found, validation_error
+from lab.notion.filters import compile_filter, compile_sorts
+from lab.notion.ids import is_uuid, normalise_id, object_id
+from lab.notion.limits import LimitsConfig, RateLimiter
+from lab.notion.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
+                                page_as_block, page_object)
+from lab.notion.richtext import plain_text
+from lab.notion.workspace import Integration, Page, Workspace
+
+__all__ = ["NotionSimulator", "SimResponse", "ServedRequest", "MAX_BODY_BYTES", "QUERY_RESULT_LIMIT",
+           "default_token"]
+
+MAX_BODY_BYTES = 500_000
+QUERY_RESULT_LIMIT = 10_000
+MAX_PAGE_SIZE = 100
+
+
+def default_token(integration_key: str, seed: int = 0) -> str:
+    """The token the simulator issues to an integration unless told otherwise (secret-shaped)."""
+    digest = hashlib.sha256(f"lab-notion-token/{seed}/{integration_key}".encode()).hexdigest()
+    return "ntn_" + digest[:46]
+
+
+@dataclass(frozen=True)
+class SimResponse:
+    """What the simulator answers: status, headers and a JSON body."""
+
+    status: int
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ServedRequest:
+    """One line of the server-side log (the connection is named, its token never)."""
+
+    at: float
+    connection: str
+    method: str
+    route: str
+    status: int
+    code: str
+    reason: str
+
+
+@dataclass
+class _Request:
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: bytes | None
+    integration: Integration | None = None
+    version: str = LATEST_VERSION
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+_ID = r"(?P<id>[^/]+)"
+_ROUTES: list[tuple[re.Pattern[str], str, dict[str, str]]] = [
+    (re.compile(r"/v1/search"), "search", {"POST": "search"}),
+    (re.compile(rf"/v1/data_sources/{_ID}/query"), "data_sources.query", {"POST": "query_data_source"}),
+    (re.compile(rf"/v1/data_sources/{_ID}"), "data_sources", {"GET": "retrieve_data_source", "PATCH": None}),
+    (re.compile(rf"/v1/pages/{_ID}"), "pages", {"GET": "retrieve_page", "PATCH": None}),
+    (re.compile(rf"/v1/blocks/{_ID}/children"), "blocks.children", {"GET": "list_children", "PATCH": None}),
+    (re.compile(rf"/v1/blocks/{_ID}"), "blocks", {"GET": "retrieve_block", "PATCH": None, "DELETE": None}),
+    (re.compile(r"/v1/users/me"), "users.me", {"GET": "me"}),
+    (re.compile(r"/v1/users"), "users", {"GET": None}),
+    (re.compile(r"/v1/pages"), "pages.create", {"POST": None}),
+]
+_ID_NAMES = {"data_sources.query": "data_source_id", "data_sources": "data_source_id", "pages": "page_id",
+             "blocks.children": "block_id", "blocks": "block_id"}
+
+
+class NotionSimulator:
+    """A Notion workspace behind the read side of the API, with its limits and its errors.
+
+    Parameters
+    ----------
+    workspace : the workspace to serve (edits made to it show up in the next response).
+    clock : simulated or wall clock; with a simulated clock each request advances it by a
+        latency drawn from a seeded log-normal distribution.
+    limits : plan, window budgets and fault probabilities.
+    seed : seeds latency, injected faults, request ids and the cursor key.
+    tokens : integration key -> token; defaults to :func:`default_token` for each integration.
+    """
+
+    def __init__(self, workspace: Workspace, *, clock: Clock | None = None, limits: LimitsConfig | None = None,
+                 seed: int = 0, latency_median: float = 0.15, latency_sigma: float = 0.3,
+                 tokens: Mapping[str, str] | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> None:
+        self.workspace = workspace
+        self.clock = clock or workspace.clock
+        self.limits = limits or LimitsConfig()
+        self.seed = seed
+        latency_seed, fault_seed = np.random.SeedSequence(seed).spawn(2)
+        self._latency_rng = np.random.default_rng(latency_seed)
+        self.limiter = RateLimiter(self.limits, np.random.default_rng(fault_seed))
+        self.latency_median = latency_median
+        self.latency_sigma = latency_sigma
+        self.max_body_bytes = max_body_bytes
+        self._cursors = CursorCodec(hashlib.sha256(f"lab-cursor/{seed}".encode()).digest())
+        self._tokens = {token: key for key, token in
+                        ({k: default_token(k, seed) for k in workspace.integrations} | dict(tokens or {})).items()}
+        self._requests = 0
+        self.served: list[ServedRequest] = []
+
+    # ------------------------------------------------------------------ public helpers
+
+    def token_for(self, integration_key: str) -> str:
+        """The secret token of an integration (pass it to a client; never print it)."""
+        for token, key in self._tokens.items():
+            if key == integration_key:
+                return token
+        raise KeyError(f"no integration {integration_key!r}; known: {sorted(set(self._tokens.values()))}")
+
+    def served_frame(self) -> pd.DataFrame:
+        """The server-side request log as a DataFrame (connection names, never tokens)."""
+        columns = ["at", "connection", "method", "route", "status", "code", "reason"]
+        return pd.DataFrame([r.__dict__ for r in self.served], columns=columns)
+
+    def __repr__(self) -> str:
+        return (f"NotionSimulator(workspace={self.workspace.name!r}, plan={self.limits.plan!r}, seed={self.seed}, "
+                f"requests={self._requests})")
+
+    # ------------------------------------------------------------------ the core
+
+    def handle(self, method: str, path: str, *, headers: Mapping[str, str] | None = None,
+               query: Mapping[str, str] | None = None, body: bytes | None = None) -> SimResponse:
+        """Answer one request. Client mistakes become Notion errors; nothing raises."""
+        self._requests += 1
+        request_id = object_id("request", self.seed, self._requests)
+        arrival = self.clock.now()
+        request = _Request(method.upper(), path, dict(query or {}),
+                           {k.lower(): v for k, v in (headers or {}).items()}, body)
+        route = "?"
+        try:
+            route, handler, ids = self._route(request)
+            self._authenticate(request)
+            self._check_version(request)
+            self.limiter.admit(request.integration.key, arrival)
+            request.params = self._parse_body(request) if request.method == "POST" else {}
+            if route != "users.me" and "read_content" not in request.integration.capabilities:
+                raise APIError(403, "restricted_resource",
+                               "Insufficient permissions for this endpoint: the integration lacks the "
+                               "read content capability.")
+            status, payload = 200, handler(request, *ids)
+            extra_headers: dict[str, str] = {}
+        except APIError as error:
+            status, payload, extra_headers = error.status, error.body(request_id), dict(error.headers)
+        except Exception as exc:  # a simulator bug must still look like Notion, never a traceback
+            status, extra_headers = 500, {}
+            payload = APIError(500, "internal_server_error",
+                               f"Unexpected error occurred ({type(exc).__name__}).").body(request_id)
+        else:
+            payload["request_id"] = request_id
+        self._advance_latency()
+        headers_out = {"Content-Type": "application/json; charset=utf-8", "x-request-id": request_id,
+                       **extra_headers}
+        reason = payload.get("additional_data", {}).get("rate_limit_reason", "") if status != 200 else ""
+        self.served.append(ServedRequest(round(arrival, 6), request.integration.key if request.integration else "-",
+                                         request.method, route, status, payload.get("code", "") if status != 200
+                                         else "", reason))
+        return SimResponse(status, headers_out, payload)
+
+    def _advance_latency(self) -> None:
+        latency = float(self._latency_rng.lognormal(math.log(self.latency_median), self.latency_sigma))
+        advance = getattr(self.clock, "advance", None)
+        if advance is not None:
+            advance(latency)
+
+    def _route(self, request: _Request) -> tuple[str, Callable[..., dict[str, Any]], tuple[str, ...]]:
+        path = request.path.split("?", 1)[0].rstrip("/") or "/"
+        for pattern, name, methods in _ROUTES:
+            match = pattern.fullmatch(path)
+            if not match:
+                continue
+            handler_name = methods.get(request.method)
+            if handler_name is None:
+                raise APIError(400, "invalid_request",
+                               f"Unsupported request: {request.method} {path}. This simulator serves the read "
+                               f"side of the API; {path} accepts {', '.join(m for m, h in methods.items() if h)}.")
+            ids: tuple[str, ...] = ()
+            if "id" in match.groupdict():
+                raw = match.group("id")
+                if not is_uuid(raw):
+                    raise validation_error(f"path failed validation: path.{_ID_NAMES[name]} should be a valid "
+                                           f"uuid, instead was `\"{raw}\"`.")
+                ids = (normalise_id(raw),)
+            return name, getattr(self, "_" + handler_name), ids
+        raise APIError(400, "invalid_request_url", "Invalid request URL.")
+
+    def _authenticate(self, request: _Request) -> None:
+        auth = request.headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        key = self._tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+        if key is None:
+            raise APIError(401, "unauthorized", "API token is invalid.")
+        request.integration = self.workspace.integrations[key]
+
+    def _check_version(self, request: _Request) -> None:
+        version = request.headers.get("notion-version")
+        if version is None:
+            raise APIError(400, "missing_version",
+                           "Notion-Version header failed validation: Notion-Version header should be defined, "
+                           "instead was `undefined`.")
+        if version not in VERSIONS:
+            raise validation_error(f"Notion-Version header failed validation: `{version}` is not a supported "
+                                   f"version; use one of {', '.join(VERSIONS)}.")
+        request.version = version
+
+    def _parse_body(self, request: _Request) -> dict[str, Any]:
+        raw = request.body or b""
+        if len(raw) > self.max_body_bytes:
+            raise validation_error(f"Request body too large: {len(raw)} bytes; the limit is "
+                                   f"{self.max_body_bytes} bytes.")
+        if not raw.strip():
+            return {}
+        try:
+            parsed = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise APIError(400, "invalid_json", "Error parsing JSON body.") from None
+        if not isinstance(parsed, dict):
+            raise validation_error(f"body failed validation: body should be an object, instead was "
+                                   f"`{json.dumps(parsed)[:80]}`.")
+        return parsed
+
+    # ------------------------------------------------------------------ pagination
+
+    @staticmethod
+    def _page_size(raw: Any, where: str) -> int:
+        if raw is None:
+            return MAX_PAGE_SIZE
+        if isinstance(raw, str) and re.fullmatch(r"-?\d+", raw.strip()):
+            raw = int(raw)
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise validation_error(f"{where} failed validation: {where}.page_size should be a number, instead "
+                                   f"was `{json.dumps(raw)}`.")
+        if not 1 <= raw <= MAX_PAGE_SIZE:
+            raise validation_error(f"{where} failed validation: {where}.page_size should be ≤ {MAX_PAGE_SIZE} "
+                                   f"and ≥ 1, instead was `{raw}`.")
+        return raw
+
+    def _paginate(self, items: list[Any], render: Callable[[Any], dict[str, Any]], scope: str,
+                  params: Mapping[str, Any], where: str, list_type: str, limit: int | None = None) -> dict[str, Any]:
+        """One page of a listing; only the returned window is rendered, so long lists stay cheap."""
+        size = self._page_size(params.get("page_size"), where)
+        cursor = params.get("start_cursor")
+        offset = self._cursors.decode(cursor, scope) if cursor is not None else 0
+        total = len(items) if limit is None else min(len(items), limit)
+        window = items[offset:min(offset + size, total)]
+        end = offset + len(window)
+        has_more = end < total
+        body: dict[str, Any] = {"object": "list", "results": [render(item) for item in window],
+                                "next_cursor": self._cursors.encode(scope, end) if has_more else None,
+                                "has_more": has_more, "type": list_type, list_type: {}}
+        if limit is not None and len(items) > limit and end >= total:
+            body["request_status"] = {"type": "incomplete", "incomplete_reason": "query_result_limit_reached"}
+        return body
+
+    @staticmethod
+    def _check_keys(params: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+        unknown = sorted(set(params) - set(allowed))
+        if unknown:
+            raise validation_error(f"body failed validation: {where} has unknown parameter(s) "
+                                   f"{', '.join(f'`{k}`' for k in unknown)}; expected {', '.join(allowed)}.")
+
+    # ------------------------------------------------------------------ endpoints
+
+    def _visible(self, request: _Request, object_id_: str) -> bool:
+        return self.workspace.can_see(request.integration, object_id_)
+
+    def _search(self, request: _Request) -> dict[str, Any]:
+        params = request.params
+        self._check_keys(params, ("query", "filter", "sort", "start_cursor", "page_size"), "body")
+        query = params.get("query", "")
+        if not isinstance(query, str):
+            raise validation_error(f"body failed validation: body.query should be a string, instead was "
+                                   f"`{json.dumps(query)}`.")
+        kinds = {"page", "data_source"}
+        if "filter" in params:
+            flt = params["filter"]
+            if (not isinstance(flt, dict) or flt.get("property") != "object"
+                    or flt.get("value") not in kinds or set(flt) != {"property", "value"}):
+                raise validation_error("body failed validation: body.filter should be "
+                                       "{\"property\": \"object\", \"value\": \"page\" or \"data_source\"}.")
+            kinds = {flt["value"]}
+        descending = True
+        if "sort" in params:
+            sort = params["sort"]
+            if (not isinstance(sort, dict) or sort.get("timestamp") != "last_edited_time"
+                    or sort.get("direction", "descending") not in ("ascending", "descending")):
+                raise validation_error("body failed validation: body.sort should be {\"timestamp\": "
+                                       "\"last_edited_time\", \"direction\": \"ascending\" or \"descending\"}.")
+            descending = sort.get("direction", "descending") == "descending"
+        needle = query.lower()
+        found: list[tuple[str, str, dict[str, Any]]] = []
+        ws = self.workspace
+        if "page" in kinds:
+            for page in ws.pages.values():
+                if not page.in_trash and needle in page.title.lower() and self._visible(request, page.id):
+                    found.append((page.edited, page.id, page))
+        if "data_source" in kinds:
+            for ds in ws.data_sources.values():
+                if not ds.in_trash and needle in ds.title.lower() and self._visible(request, ds.id):
+                    found.append((ds.edited, ds.id, ds))
+        found.sort(key=lambda item: (item[0], item[1]), reverse=descending)
+        scope = "search/" + json.dumps([query, sorted(kinds), descending])
+
+        def render(obj: Any) -> dict[str, Any]:
+            if isinstance(obj, Page):
+                return page_object(ws, obj, request.version)
+            return data_source_object(obj, request.version)
+
+        return self._paginate([obj for _, _, obj in found], render, scope, params, "body", "page_or_data_source")
+
+    def _query_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
+        ws = self.workspace
+        ds = ws.data_sources.get(ds_id)
+        if ds is None or not self._visible(request, ds_id):
+            raise not_found("data_source", ds_id)
+        params = request.params
+        self._check_keys(params, ("filter", "sorts", "start_cursor", "page_size"), "body")
+        predicate = compile_filter(params["filter"], ds) if "filter" in params else (lambda page: True)
+        sort_keys = compile_sorts(params["sorts"], ds) if "sorts" in params else []
+        rows = [p for p in ws.pages.values()
+                if p.parent_type == "data_source_id" and p.parent_id == ds_id and not p.in_trash
+                and self._visible(request, p.id) and predicate(p)]
+        rows.sort(key=lambda p: (p.created, p.id))
+        for key, descending in reversed(sort_keys):  # stable sorts, last key first
+            rows.sort(key=key, reverse=descending)
+        scope = "query/" + ds_id + "/" + json.dumps([params.get("filter"), params.get("sorts")], sort_keys=True)
+        return self._paginate(rows, lambda p: page_object(ws, p, request.version), scope, params, "body",
+                              "page_or_data_source", limit=QUERY_RESULT_LIMIT)
+
+    def _retrieve_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
+        ds = self.workspace.data_sources.get(ds_id)
+        if ds is None or not self._visible(request, ds_id):
+            raise not_found("data_source", ds_id)
+        return data_source_object(ds, request.version)
+
+    def _retrieve_page(self, request: _Request, page_id: str) -> dict[str, Any]:
+        page = self.workspace.pages.get(page_id)
+        if page is None or not self._visible(request, page_id):
+            raise not_found("page", page_id)
+        return page_object(self.workspace, page, request.version)
+
+    def _retrieve_block(self, request: _Request, block_id: str) -> dict[str, Any]:
+        ws = self.workspace
+        if not self._visible(request, block_id):
+            raise not_found("block", block_id)
+        if block_id in ws.blocks:
+            return block_object(ws, ws.blocks[block_id], request.version)
+        if block_id in ws.pages:
+            return page_as_block(ws, ws.pages[block_id], request.version)
+        raise not_found("block", block_id)
+
+    def _list_children(self, request: _Request, block_id: str) -> dict[str, Any]:
+        ws = self.workspace
+        if (block_id not in ws.blocks and block_id not in ws.pages) or not self._visible(request, block_id):
+            raise not_found("block", block_id)
+        self._check_keys(request.query, ("start_cursor", "page_size"), "query")
+        children = [ws.blocks[c] for c in ws.children_of(block_id) if not ws.blocks[c].in_trash]
+        return self._paginate(children, lambda b: block_object(ws, b, request.version), "children/" + block_id,
+                              request.query, "query", "block")
+
+    def _me(self, request: _Request) -> dict[str, Any]:
+        return bot_user_object(self.workspace, request.integration)
+
+
+def title_of(page: Mapping[str, Any]) -> str:
+    """The title of a page object: the plain text of its title-typed property."""
+    for prop in page.get("properties", {}).values():
+        if prop.get("type") == "title":
+            return plain_text(prop["title"])
+    return ""

@@ -1,0 +1,73 @@
+"""The in-process transport: a ``requests.Session`` whose adapter calls the simulator.
+
+Code written for ``requests`` runs against the simulator unchanged: it gets real
+``requests.Response`` objects (``status_code``, ``headers``, ``json()``, ``text``, ``ok``,
+``raise_for_status()``), only no socket is opened and no wall time passes.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qsl, urlsplit
+
+import requests
+from requests.adapters import BaseAdapter
+from requests.structures import CaseInsensitiveDict
+
+from lab.notion.simulator import NotionSimulator
+
+__all__ = ["SimulatorAdapter", "in_process_session", "NOTION_API_URL"]
+
+NOTION_API_URL = "https://api.notion.com"
+
+_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            503: "Service Unavailable", 504: "Gateway Timeout", 529: "Site Overloaded"}
+
+
+class SimulatorAdapter(BaseAdapter):
+    """A ``requests`` transport adapter that hands each prepared request to a simulator."""
+
+    def __init__(self, simulator: NotionSimulator) -> None:
+        super().__init__()
+        self.simulator = simulator
+
+    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: object = None,
+             verify: object = True, cert: object = None, proxies: object = None) -> requests.Response:
+        parts = urlsplit(request.url or "")
+        body = request.body
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        answer = self.simulator.handle(request.method or "GET", parts.path, headers=dict(request.headers),
+                                       query=dict(parse_qsl(parts.query, keep_blank_values=True)), body=body)
+        response = requests.Response()
+        response.status_code = answer.status
+        response.reason = _REASONS.get(answer.status, "")
+        response.headers = CaseInsensitiveDict(answer.headers)
+        response._content = json.dumps(answer.body, ensure_ascii=False).encode("utf-8")
+        response.encoding = "utf-8"
+        response.url = request.url or ""
+        response.request = request
+        return response
+
+    def close(self) -> None:
+        pass
+
+
+def in_process_session(simulator: NotionSimulator, base_url: str = NOTION_API_URL) -> requests.Session:
+    """A session whose requests to ``base_url`` go to the simulator (other URLs are refused)."""
+    session = requests.Session()
+    session.mount("http://", _Refuse())
+    session.mount("https://", _Refuse())
+    session.mount(base_url, SimulatorAdapter(simulator))
+    return session
+
+
+class _Refuse(BaseAdapter):
+    """Keeps an in-process session off the network: only the simulator's URL is served."""
+
+    def send(self, request: requests.PreparedRequest, **kwargs: object) -> requests.Response:
+        raise requests.ConnectionError(f"in-process session: {request.url} is not the simulator's URL")
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,426 @@
+"""The workspace the simulator serves: pages, their block trees, a data source, integrations.
+
+A :class:`Workspace` is built from a plain spec (``data/workspace/bakery.json`` for the lessons,
+small hand-made specs in the tests) and then edited the way a person edits Notion: change a
+block's text, add a page, untick "Publicable", move a page to the trash, share or unshare it
+with an integration. Content edits stamp ``last_edited_time`` from the clock, rounded down to
+the minute, exactly where Notion would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from lab.clock import Clock, SimulatedClock, iso_minute
+from lab.notion.ids import object_id
+from lab.notion.richtext import plain_text, rich_text
+
+__all__ = ["Workspace", "Page", "Block", "DataSource", "Integration", "User", "WorkspaceError"]
+
+BLOCK_TYPES = frozenset({
+    "paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item", "numbered_list_item",
+    "to_do", "toggle", "callout", "quote", "code", "divider", "table", "table_row", "column_list",
+    "column", "synced_block", "child_page", "child_database", "image", "bookmark", "equation",
+    "meeting_notes",
+})
+_TEXT_TYPES = frozenset({"paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item",
+                         "numbered_list_item", "to_do", "toggle", "callout", "quote", "code"})
+
+
+class WorkspaceError(ValueError):
+    """A workspace spec or an edit that does not make sense (unknown key, bad block type...)."""
+
+
+@dataclass
+class User:
+    key: str
+    id: str
+    name: str
+    type: str = "person"
+
+
+@dataclass
+class DataSource:
+    key: str
+    id: str
+    database_id: str
+    title: str
+    properties: dict[str, dict[str, Any]]
+    created: str
+    edited: str
+    created_by: str
+    edited_by: str
+    in_trash: bool = False
+
+
+@dataclass
+class Page:
+    key: str
+    id: str
+    title: str
+    type: str
+    publishable: bool
+    parent_type: str  # "data_source_id", "page_id" or "workspace"
+    parent_id: str | None
+    created: str
+    edited: str
+    created_by: str
+    edited_by: str
+    icon: str | None = None
+    in_trash: bool = False
+    children: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    id: str
+    type: str
+    content: dict[str, Any]
+    parent_type: str  # "page_id" or "block_id"
+    parent_id: str
+    page_id: str
+    created: str
+    edited: str
+    created_by: str
+    edited_by: str
+    in_trash: bool = False
+    children: list[str] = field(default_factory=list)
+    synced_from: str | None = None
+
+
+@dataclass
+class Integration:
+    """One internal integration (one connection): what it may do and what is shared with it."""
+
+    key: str
+    name: str
+    bot_id: str
+    capabilities: frozenset[str]
+    shared: set[str] = field(default_factory=set)
+    excluded: set[str] = field(default_factory=set)
+
+
+class Workspace:
+    """An in-memory Notion workspace with Notion's visibility rules and edit semantics."""
+
+    def __init__(self, name: str, clock: Clock | None = None) -> None:
+        self.name = name
+        self.clock = clock or SimulatedClock()
+        self.users: dict[str, User] = {}
+        self.pages: dict[str, Page] = {}
+        self.blocks: dict[str, Block] = {}
+        self.data_sources: dict[str, DataSource] = {}
+        self.integrations: dict[str, Integration] = {}
+        self._page_keys: dict[str, str] = {}
+        self._synced_keys: dict[str, str] = {}
+        self._pending_refs: list[tuple[str, str]] = []
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def from_spec(cls, spec: dict[str, Any], clock: Clock | None = None) -> "Workspace":
+        """Build a workspace from its spec (see ``lab.datasets.bakery`` for the format)."""
+        ws = cls(spec["name"], clock)
+        for user in spec.get("users", []):
+            ws.users[user["key"]] = User(user["key"], object_id("user", user["key"]), user["name"])
+        for ds in spec.get("data_sources", []):
+            ws._add_data_source(ds)
+        for page in spec.get("pages", []):
+            ws._add_page(page)
+        ws._resolve_synced_references()
+        for integration in spec.get("integrations", []):
+            ws._add_integration(integration)
+        return ws
+
+    def _user_id(self, key: str) -> str:
+        if key not in self.users:
+            self.users[key] = User(key, object_id("user", key), key)
+        return self.users[key].id
+
+    def _add_data_source(self, ds: dict[str, Any]) -> None:
+        properties = {}
+        for name, prop in ds["properties"].items():
+            entry = {"id": "title" if prop["type"] == "title" else object_id("property", ds["key"], name)[:8],
+                     "name": name, "type": prop["type"]}
+            if prop["type"] == "select":
+                entry["options"] = list(prop.get("options", []))
+            properties[name] = entry
+        record = DataSource(ds["key"], object_id("data_source", ds["key"]), object_id("database", ds["key"]),
+                            ds["title"], properties, ds["created"], ds.get("edited", ds["created"]),
+                            self._user_id(ds.get("created_by", "valeria")),
+                            self._user_id(ds.get("edited_by", ds.get("created_by", "valeria"))))
+        self.data_sources[record.id] = record
+
+    def _data_source_by_key(self, key: str) -> DataSource:
+        for ds in self.data_sources.values():
+            if ds.key == key:
+                return ds
+        raise WorkspaceError(f"unknown data source key {key!r}; known: {sorted(d.key for d in self.data_sources.values())}")
+
+    def _add_page(self, spec: dict[str, Any]) -> Page:
+        if spec["key"] in self._page_keys:
+            raise WorkspaceError(f"duplicate page key {spec['key']!r}")
+        parent = spec.get("parent", {"type": "workspace"})
+        if parent["type"] == "data_source":
+            parent_type, parent_id = "data_source_id", self._data_source_by_key(parent["key"]).id
+        elif parent["type"] == "page":
+            parent_type, parent_id = "page_id", object_id("page", parent["key"])
+        elif parent["type"] == "workspace":
+            parent_type, parent_id = "workspace", None
+        else:
+            raise WorkspaceError(f"page {spec['key']!r}: unknown parent type {parent['type']!r}")
+        page = Page(spec["key"], object_id("page", spec["key"]), spec["title"], spec.get("type", ""),
+                    bool(spec.get("publishable", False)), parent_type, parent_id, spec["created"],
+                    spec.get("edited", spec["created"]), self._user_id(spec.get("created_by", "valeria")),
+                    self._user_id(spec.get("edited_by", spec.get("created_by", "valeria"))), spec.get("icon"),
+                    bool(spec.get("in_trash", False)))
+        self.pages[page.id] = page
+        self._page_keys[page.key] = page.id
+        for index, block_spec in enumerate(spec.get("blocks", [])):
+            page.children.append(self._add_block(block_spec, page, "page_id", page.id, f"{page.key}/{index}"))
+        return page
+
+    def _add_block(self, spec: dict[str, Any], page: Page, parent_type: str, parent_id: str, path: str) -> str:
+        kind = spec.get("type")
+        if kind not in BLOCK_TYPES or kind in ("table_row", "column"):
+            raise WorkspaceError(f"page {page.key!r}, block {path}: unknown or non-top-level block type {kind!r}")
+        if kind == "child_page":
+            return self._add_child_page_block(spec, page, parent_type, parent_id)
+        block = Block(object_id("block", path), kind, _content(kind, spec, path), parent_type, parent_id, page.id,
+                      page.created, page.edited, page.created_by, page.edited_by)
+        self.blocks[block.id] = block
+        if kind == "table":
+            for i, row in enumerate(spec["rows"]):
+                block.children.append(self._leaf(page, block.id, f"{path}/row{i}", "table_row",
+                                                 {"cells": [rich_text(str(cell)) for cell in row]}))
+        elif kind == "column_list":
+            for i, column in enumerate(spec["columns"]):
+                col_id = self._leaf(page, block.id, f"{path}/col{i}", "column", {})
+                block.children.append(col_id)
+                self.blocks[col_id].children = [self._add_block(child, page, "block_id", col_id, f"{path}/col{i}/{j}")
+                                                for j, child in enumerate(column)]
+        elif kind == "synced_block" and spec.get("synced_from"):
+            self._pending_refs.append((block.id, spec["synced_from"]))
+        if kind == "synced_block" and spec.get("key"):
+            self._synced_keys[spec["key"]] = block.id
+        for i, child in enumerate(spec.get("children", [])):
+            block.children.append(self._add_block(child, page, "block_id", block.id, f"{path}/{i}"))
+        return block.id
+
+    def _leaf(self, page: Page, parent_id: str, path: str, kind: str, content: dict[str, Any]) -> str:
+        block = Block(object_id("block", path), kind, content, "block_id", parent_id, page.id,
+                      page.created, page.edited, page.created_by, page.edited_by)
+        self.blocks[block.id] = block
+        return block.id
+
+    def _add_child_page_block(self, spec: dict[str, Any], page: Page, parent_type: str, parent_id: str) -> str:
+        # A child_page block and the page it shows share one id, as in Notion.
+        child_id = object_id("page", spec["page"])
+        title = spec.get("text") or spec["page"]
+        self.blocks[child_id] = Block(child_id, "child_page", {"title": title}, parent_type, parent_id, page.id,
+                                      page.created, page.edited, page.created_by, page.edited_by)
+        return child_id
+
+    def _resolve_synced_references(self) -> None:
+        for block_id, key in self._pending_refs:
+            if key not in self._synced_keys:
+                raise WorkspaceError(f"synced block reference to unknown original {key!r}")
+            original = self._synced_keys[key]
+            self.blocks[block_id].synced_from = original
+            self.blocks[block_id].content = {"synced_from": {"type": "block_id", "block_id": original}}
+        self._pending_refs.clear()
+
+    def _add_integration(self, spec: dict[str, Any]) -> None:
+        shared = set()
+        for share in spec.get("shares", []):
+            shared.add(self._resolve_key(share["type"], share["key"]))
+        self.integrations[spec["key"]] = Integration(
+            spec["key"], spec["name"], object_id("bot", spec["key"]),
+            frozenset(spec.get("capabilities", ["read_content"])), shared)
+
+    def _resolve_key(self, kind: str, key: str) -> str:
+        if kind == "data_source":
+            return self._data_source_by_key(key).id
+        if kind == "page":
+            return self.page_id(key)
+        raise WorkspaceError(f"cannot share an object of type {kind!r}")
+
+    # ------------------------------------------------------------------ reading
+
+    def page_id(self, key: str) -> str:
+        """The id of the page with this spec key."""
+        try:
+            return self._page_keys[key]
+        except KeyError:
+            raise WorkspaceError(f"unknown page key {key!r}") from None
+
+    def page_by_title(self, title: str) -> Page:
+        """The page with exactly this title."""
+        for page in self.pages.values():
+            if page.title == title:
+                return page
+        raise WorkspaceError(f"no page titled {title!r}")
+
+    def children_of(self, object_id_: str) -> list[str]:
+        """Direct children of a page or block; a synced reference shows its original's children."""
+        if object_id_ in self.pages:
+            return self.pages[object_id_].children
+        block = self.blocks[object_id_]
+        if block.synced_from:
+            return self.blocks[block.synced_from].children
+        return block.children
+
+    def has_children(self, block: Block) -> bool:
+        """Whether a block has children, following synced references and child pages."""
+        if block.type == "child_page" and block.id in self.pages:
+            return bool(self.pages[block.id].children)
+        return bool(self.children_of(block.id))
+
+    def parent_of(self, object_id_: str) -> str | None:
+        """The id of the parent object (block, page or data source), or None at the top."""
+        if object_id_ in self.pages:
+            return self.pages[object_id_].parent_id
+        if object_id_ in self.blocks:
+            return self.blocks[object_id_].parent_id
+        return None
+
+    def ancestors(self, object_id_: str) -> Iterator[str]:
+        """The object itself, then each parent up to the top of the workspace."""
+        seen: set[str] = set()
+        current: str | None = object_id_
+        while current is not None and current not in seen:
+            seen.add(current)
+            yield current
+            current = self.parent_of(current)
+
+    def integration_by_key(self, key: str) -> Integration:
+        try:
+            return self.integrations[key]
+        except KeyError:
+            raise WorkspaceError(f"unknown integration {key!r}; known: {sorted(self.integrations)}") from None
+
+    def can_see(self, integration: Integration, object_id_: str) -> bool:
+        """Notion's rule: visible if the object or an ancestor is shared, unless one was unshared."""
+        for ancestor in self.ancestors(object_id_):
+            if ancestor in integration.excluded:
+                return False
+            if ancestor in integration.shared:
+                return True
+        return False
+
+    def block_text(self, block_id: str) -> str:
+        """Plain text of a block's rich text (empty for blocks without text)."""
+        content = self.blocks[block_id].content
+        return plain_text(content.get("rich_text", []))
+
+    def find_block(self, page_id: str, contains: str) -> Block:
+        """The first block of a page (depth-first) whose text contains ``contains``."""
+        stack = list(reversed(self.pages[page_id].children))
+        while stack:
+            block = self.blocks[stack.pop()]
+            if contains in self.block_text(block.id):
+                return block
+            if block.type != "child_page" and not block.synced_from:
+                stack.extend(reversed(block.children))
+        raise WorkspaceError(f"no block containing {contains!r} in page {self.pages[page_id].title!r}")
+
+    # ------------------------------------------------------------------ editing
+
+    def _stamp(self) -> str:
+        return iso_minute(self.clock.datetime())
+
+    def _touch_page(self, page: Page, user: str) -> str:
+        stamp = self._stamp()
+        page.edited, page.edited_by = stamp, self._user_id(user)
+        return stamp
+
+    def edit_block_text(self, block_id: str, text: str | list[dict[str, Any]], user: str = "valeria") -> None:
+        """Replace a block's text; the block and its page get a new ``last_edited_time``."""
+        block = self.blocks[block_id]
+        if block.type not in _TEXT_TYPES:
+            raise WorkspaceError(f"block {block_id} is a {block.type}; only text blocks can be edited")
+        block.content["rich_text"] = rich_text(text)
+        stamp = self._touch_page(self.pages[block.page_id], user)
+        block.edited, block.edited_by = stamp, self._user_id(user)
+
+    def add_page(self, spec: dict[str, Any], user: str = "valeria") -> Page:
+        """Create a page from a spec; its created and edited times are now (to the minute)."""
+        stamp = self._stamp()
+        spec = {**spec, "created": stamp, "edited": stamp, "created_by": user, "edited_by": user}
+        page = self._add_page(spec)
+        self._resolve_synced_references()
+        return page
+
+    def set_publishable(self, page_id: str, value: bool, user: str = "valeria") -> None:
+        """Tick or untick the Publicable checkbox: a property edit, so the page is edited."""
+        page = self.pages[page_id]
+        page.publishable = bool(value)
+        self._touch_page(page, user)
+
+    def move_to_trash(self, page_id: str, user: str = "valeria") -> None:
+        """Move a page to the trash (``in_trash``); it disappears from search and queries."""
+        page = self.pages[page_id]
+        page.in_trash = True
+        self._touch_page(page, user)
+
+    def restore(self, page_id: str, user: str = "valeria") -> None:
+        """Take a page out of the trash."""
+        page = self.pages[page_id]
+        page.in_trash = False
+        self._touch_page(page, user)
+
+    def share(self, integration_key: str, object_id_: str) -> None:
+        """Add a connection to a page or data source. Permissions are not content: no edit stamp."""
+        integration = self.integration_by_key(integration_key)
+        integration.excluded.discard(object_id_)
+        integration.shared.add(object_id_)
+
+    def unshare(self, integration_key: str, object_id_: str) -> None:
+        """Remove a connection; takes effect at once, for the object and everything below it."""
+        integration = self.integration_by_key(integration_key)
+        integration.shared.discard(object_id_)
+        integration.excluded.add(object_id_)
+
+    def __repr__(self) -> str:
+        return (f"Workspace({self.name!r}, pages={len(self.pages)}, blocks={len(self.blocks)}, "
+                f"data_sources={len(self.data_sources)}, integrations={sorted(self.integrations)})")
+
+
+def _content(kind: str, spec: dict[str, Any], path: str) -> dict[str, Any]:
+    """The type-named payload of a block, as Notion shapes it."""
+    text = rich_text(spec.get("text"))
+    if kind in ("heading_1", "heading_2", "heading_3"):
+        return {"rich_text": text, "is_toggleable": bool(spec.get("toggleable", False)), "color": "default"}
+    if kind in ("paragraph", "bulleted_list_item", "numbered_list_item", "quote", "toggle"):
+        return {"rich_text": text, "color": "default"}
+    if kind == "to_do":
+        return {"rich_text": text, "checked": bool(spec.get("checked", False)), "color": "default"}
+    if kind == "callout":
+        icon = spec.get("icon")
+        return {"rich_text": text, "icon": {"type": "emoji", "emoji": icon} if icon else None,
+                "color": "gray_background"}
+    if kind == "code":
+        return {"rich_text": text, "caption": [], "language": spec.get("language", "plain text")}
+    if kind == "table":
+        rows = spec.get("rows") or []
+        if not rows or len({len(r) for r in rows}) != 1:
+            raise WorkspaceError(f"block {path}: a table needs rows of equal width")
+        return {"table_width": len(rows[0]), "has_column_header": bool(spec.get("has_column_header", True)),
+                "has_row_header": False}
+    if kind in ("divider", "column_list", "column"):
+        return {}
+    if kind == "synced_block":
+        return {"synced_from": None}
+    if kind == "image":
+        return {"caption": rich_text(spec.get("caption")), "type": "external",
+                "external": {"url": spec.get("url", "")}}
+    if kind == "bookmark":
+        return {"caption": rich_text(spec.get("caption")), "url": spec.get("url", "")}
+    if kind == "equation":
+        return {"expression": spec["expression"]}
+    if kind == "child_database":
+        return {"title": spec.get("text", "")}
+    if kind == "meeting_notes":
+        return {"title": text}
+    raise WorkspaceError(f"block {path}: no content rule for type {kind!r}")

@@ -1,0 +1,136 @@
+"""Every row of the contract's error table, answered with a Notion-shaped body."""
+
+from __future__ import annotations
+
+import pytest
+
+from lab.notion.simulator import MAX_BODY_BYTES
+from tests.notion_fixtures import call, data_source_id, make_simulator
+
+
+def assert_error(response, status: int, code: str, fragment: str = "") -> None:
+    assert response.status == status, response.body
+    body = response.body
+    assert body["object"] == "error" and body["status"] == status and body["code"] == code
+    assert isinstance(body["request_id"], str) and body["message"]
+    assert fragment in body["message"]
+
+
+@pytest.fixture
+def sim():
+    return make_simulator()
+
+
+def test_body_that_is_not_json_is_invalid_json(sim) -> None:
+    assert_error(call(sim, "POST", "/v1/search", raw=b"{not json"), 400, "invalid_json")
+
+
+def test_body_that_is_json_but_not_an_object_is_a_validation_error(sim) -> None:
+    assert_error(call(sim, "POST", "/v1/search", raw=b"[1, 2]"), 400, "validation_error", "should be an object")
+
+
+def test_unknown_path_is_invalid_request_url(sim) -> None:
+    assert_error(call(sim, "GET", "/v1/nowhere"), 400, "invalid_request_url")
+    assert_error(call(sim, "GET", "/v2/search"), 400, "invalid_request_url")
+
+
+def test_known_path_with_unsupported_method_is_invalid_request(sim) -> None:
+    assert_error(call(sim, "GET", "/v1/search"), 400, "invalid_request", "POST")
+    page = sim.workspace.page_id("ficha-rol")
+    assert_error(call(sim, "DELETE", f"/v1/pages/{page}"), 400, "invalid_request")
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"query": 42}, "body.query should be a string"),
+    ({"filter": "pages"}, "body.filter"),
+    ({"filter": {"property": "object", "value": "database"}}, "body.filter"),
+    ({"sort": {"timestamp": "created_time"}}, "body.sort"),
+    ({"unknown_parameter": 1}, "unknown parameter"),
+])
+def test_search_with_wrong_types_is_a_validation_error(sim, body, fragment) -> None:
+    assert_error(call(sim, "POST", "/v1/search", body), 400, "validation_error", fragment)
+
+
+@pytest.mark.parametrize("flt, fragment", [
+    ({"property": "Publicable", "checkbox": {"equals": "yes"}}, "should be a bool"),
+    ({"property": "Publicable", "checkbox": {"is": True}}, "not a checkbox condition"),
+    ({"property": "Tipo", "rich_text": {"contains": "x"}}, "should be"),
+    ({"property": "No existe", "checkbox": {"equals": True}}, "Could not find property"),
+    ({"timestamp": "edited", "edited": {"after": "2026-01-01"}}, "timestamp should be one of"),
+    ({"timestamp": "last_edited_time", "last_edited_time": {"since": "2026-01-01"}}, "not a date condition"),
+    ({"timestamp": "last_edited_time", "last_edited_time": {"after": "ayer"}}, "ISO 8601"),
+    ({"nor": []}, "compound"),
+    ({"and": {"property": "Publicable"}}, "should be a list"),
+    ({"and": [{"or": [{"and": [{"property": "Publicable", "checkbox": {"equals": True}}]}]}]}, "two levels"),
+])
+def test_unknown_or_malformed_filter_is_a_validation_error(sim, flt, fragment) -> None:
+    response = call(sim, "POST", f"/v1/data_sources/{data_source_id(sim)}/query", {"filter": flt})
+    assert_error(response, 400, "validation_error", fragment)
+
+
+@pytest.mark.parametrize("size", [0, 101, "x", -1, 2.5, True])
+def test_page_size_out_of_range_or_not_an_integer_in_a_body(sim, size) -> None:
+    assert_error(call(sim, "POST", "/v1/search", {"page_size": size}), 400, "validation_error", "page_size")
+
+
+@pytest.mark.parametrize("size", ["0", "101", "x", ""])
+def test_page_size_out_of_range_or_not_an_integer_in_a_query_string(sim, size) -> None:
+    page = sim.workspace.page_id("ficha-rol")
+    response = call(sim, "GET", f"/v1/blocks/{page}/children", query={"page_size": size})
+    assert_error(response, 400, "validation_error", "page_size")
+
+
+def test_forged_cursors_are_refused(sim) -> None:
+    page = sim.workspace.page_id("faq-larga")
+    first = call(sim, "GET", f"/v1/blocks/{page}/children", query={"page_size": "10"}).body
+    genuine = first["next_cursor"]
+    token, signature = genuine.rsplit(".", 1)
+    forged = [
+        sim.workspace.blocks[sim.workspace.pages[page].children[50]].id,  # a plain block id
+        token + "." + "0" * len(signature),  # a tampered signature
+        "TTAw." + signature,  # another offset under the same signature
+        "garbage",
+    ]
+    for cursor in forged:
+        response = call(sim, "GET", f"/v1/blocks/{page}/children", query={"start_cursor": cursor})
+        assert_error(response, 400, "validation_error", "The start_cursor provided is invalid: ")
+    other = sim.workspace.page_id("ficha-rol")  # a genuine cursor, but for another listing
+    response = call(sim, "GET", f"/v1/blocks/{other}/children", query={"start_cursor": genuine})
+    assert_error(response, 400, "validation_error", "The start_cursor provided is invalid: ")
+
+
+def test_missing_version_header(sim) -> None:
+    assert_error(call(sim, "POST", "/v1/search", {}, version=None), 400, "missing_version")
+
+
+def test_unknown_version_lists_the_accepted_ones(sim) -> None:
+    response = call(sim, "POST", "/v1/search", {}, version="2022-06-28")
+    assert_error(response, 400, "validation_error", "2025-09-03, 2026-03-11")
+
+
+def test_missing_or_unknown_token_is_unauthorized(sim) -> None:
+    for hdrs in ({"Notion-Version": "2026-03-11"},
+                 {"Notion-Version": "2026-03-11", "Authorization": "Bearer ntn_not_a_real_token"},
+                 {"Notion-Version": "2026-03-11", "Authorization": sim.token_for("indexador")}):  # no "Bearer"
+        response = call(sim, "POST", "/v1/search", {}, hdrs=hdrs)
+        assert_error(response, 401, "unauthorized", "API token is invalid.")
+
+
+def test_malformed_id_in_a_path_is_a_validation_error(sim) -> None:
+    assert_error(call(sim, "GET", "/v1/pages/not-a-uuid"), 400, "validation_error", "path.page_id")
+
+
+def test_an_integration_without_read_capability_is_restricted(sim) -> None:
+    page = sim.workspace.page_id("ficha-rol")
+    assert_error(call(sim, "GET", f"/v1/pages/{page}", integration="sin-lectura"), 403, "restricted_resource")
+    assert call(sim, "GET", "/v1/users/me", integration="sin-lectura").status == 200
+
+
+def test_body_over_the_limit_is_refused_before_parsing(sim) -> None:
+    huge = b'{"query": "' + b"a" * (MAX_BODY_BYTES + 10) + b'"}'
+    assert_error(call(sim, "POST", "/v1/search", raw=huge), 400, "validation_error", "too large")
+
+
+def test_every_error_response_says_it_is_json(sim) -> None:
+    response = call(sim, "GET", "/v1/nowhere")
+    assert response.headers["Content-Type"].startswith("application/json")
