@@ -91,3 +91,24 @@ def call(sim: NotionSimulator, method: str, path: str, body: Any = None, query: 
 
 def data_source_id(sim: NotionSimulator) -> str:
     return next(iter(sim.workspace.data_sources))
+
+
+def knowledge_base_spec(pages: int = 30, toggles_every: int = 2) -> dict[str, Any]:
+    """A knowledge base of ``pages`` publishable FAQ-like pages (every other one with a toggle)."""
+    spec = small_spec(long_children=3)
+    rows = []
+    for i in range(pages):
+        blocks = [{"type": "heading_2", "text": f"Sección {i}"}, {"type": "paragraph", "text": f"Texto {i}."}]
+        if i % toggles_every == 0:
+            blocks.append({"type": "toggle", "text": f"¿Pregunta {i}?",
+                           "children": [{"type": "paragraph", "text": f"Respuesta {i}."}]})
+        rows.append(_page(f"kb-{i:03d}", f"Página {i:03d}", "faq", True, f"2026-02-{1 + i % 27:02d}T10:00:00.000Z",
+                          f"2026-03-{1 + i % 27:02d}T1{i % 10}:00:00.000Z", blocks))
+    spec["pages"] = rows + [p for p in spec["pages"] if p["key"] in ("receta", "borrador")]
+    return spec
+
+
+def make_client(sim: NotionSimulator, integration: str = "indexador", **kwargs: Any):
+    from lab.client import NotionClient
+    from lab.notion import in_process_session
+    return NotionClient(sim.token_for(integration), session=in_process_session(sim), clock=sim.clock, **kwargs)

@@ -50,6 +50,7 @@ class SimResponse:
     status: int
     headers: dict[str, str]
     body: dict[str, Any]
+    latency: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class ServedRequest:
     status: int
     code: str
     reason: str
+    latency: float
 
 
 @dataclass
@@ -136,7 +138,7 @@ class NotionSimulator:
 
     def served_frame(self) -> pd.DataFrame:
         """The server-side request log as a DataFrame (connection names, never tokens)."""
-        columns = ["at", "connection", "method", "route", "status", "code", "reason"]
+        columns = ["at", "connection", "method", "route", "status", "code", "reason", "latency"]
         return pd.DataFrame([r.__dict__ for r in self.served], columns=columns)
 
     def __repr__(self) -> str:
@@ -146,11 +148,17 @@ class NotionSimulator:
     # ------------------------------------------------------------------ the core
 
     def handle(self, method: str, path: str, *, headers: Mapping[str, str] | None = None,
-               query: Mapping[str, str] | None = None, body: bytes | None = None) -> SimResponse:
-        """Answer one request. Client mistakes become Notion errors; nothing raises."""
+               query: Mapping[str, str] | None = None, body: bytes | None = None,
+               at: float | None = None) -> SimResponse:
+        """Answer one request. Client mistakes become Notion errors; nothing raises.
+
+        Without ``at`` the request arrives at the simulator's clock time and the clock then
+        advances by the drawn latency. With ``at`` (several clients on their own timelines) the
+        request arrives at that time and the caller advances its own clock by ``latency``.
+        """
         self._requests += 1
         request_id = object_id("request", self.seed, self._requests)
-        arrival = self.clock.now()
+        arrival = self.clock.now() if at is None else at
         request = _Request(method.upper(), path, dict(query or {}),
                            {k.lower(): v for k, v in (headers or {}).items()}, body)
         route = "?"
@@ -174,20 +182,21 @@ class NotionSimulator:
                                f"Unexpected error occurred ({type(exc).__name__}).").body(request_id)
         else:
             payload["request_id"] = request_id
-        self._advance_latency()
+        latency = self._draw_latency()
+        if at is None:
+            advance = getattr(self.clock, "advance", None)
+            if advance is not None:
+                advance(latency)
         headers_out = {"Content-Type": "application/json; charset=utf-8", "x-request-id": request_id,
                        **extra_headers}
         reason = payload.get("additional_data", {}).get("rate_limit_reason", "") if status != 200 else ""
         self.served.append(ServedRequest(round(arrival, 6), request.integration.key if request.integration else "-",
                                          request.method, route, status, payload.get("code", "") if status != 200
-                                         else "", reason))
-        return SimResponse(status, headers_out, payload)
+                                         else "", reason, latency))
+        return SimResponse(status, headers_out, payload, latency)
 
-    def _advance_latency(self) -> None:
-        latency = float(self._latency_rng.lognormal(math.log(self.latency_median), self.latency_sigma))
-        advance = getattr(self.clock, "advance", None)
-        if advance is not None:
-            advance(latency)
+    def _draw_latency(self) -> float:
+        return float(self._latency_rng.lognormal(math.log(self.latency_median), self.latency_sigma))
 
     def _route(self, request: _Request) -> tuple[str, Callable[..., dict[str, Any]], tuple[str, ...]]:
         path = request.path.split("?", 1)[0].rstrip("/") or "/"

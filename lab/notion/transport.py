@@ -14,6 +14,7 @@ import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
+from lab.clock import Clock
 from lab.notion.simulator import NotionSimulator
 
 __all__ = ["SimulatorAdapter", "in_process_session", "NOTION_API_URL"]
@@ -28,9 +29,10 @@ _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden"
 class SimulatorAdapter(BaseAdapter):
     """A ``requests`` transport adapter that hands each prepared request to a simulator."""
 
-    def __init__(self, simulator: NotionSimulator) -> None:
+    def __init__(self, simulator: NotionSimulator, clock: Clock | None = None) -> None:
         super().__init__()
         self.simulator = simulator
+        self.clock = clock  # a caller's own timeline; None means the simulator's clock
 
     def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: object = None,
              verify: object = True, cert: object = None, proxies: object = None) -> requests.Response:
@@ -38,8 +40,11 @@ class SimulatorAdapter(BaseAdapter):
         body = request.body
         if isinstance(body, str):
             body = body.encode("utf-8")
+        at = self.clock.now() if self.clock is not None else None
         answer = self.simulator.handle(request.method or "GET", parts.path, headers=dict(request.headers),
-                                       query=dict(parse_qsl(parts.query, keep_blank_values=True)), body=body)
+                                       query=dict(parse_qsl(parts.query, keep_blank_values=True)), body=body, at=at)
+        if self.clock is not None:
+            self.clock.sleep(answer.latency)
         response = requests.Response()
         response.status_code = answer.status
         response.reason = _REASONS.get(answer.status, "")
@@ -54,12 +59,16 @@ class SimulatorAdapter(BaseAdapter):
         pass
 
 
-def in_process_session(simulator: NotionSimulator, base_url: str = NOTION_API_URL) -> requests.Session:
-    """A session whose requests to ``base_url`` go to the simulator (other URLs are refused)."""
+def in_process_session(simulator: NotionSimulator, base_url: str = NOTION_API_URL,
+                       clock: Clock | None = None) -> requests.Session:
+    """A session whose requests to ``base_url`` go to the simulator (other URLs are refused).
+
+    Pass ``clock`` when several clients share one simulator, each on its own timeline.
+    """
     session = requests.Session()
     session.mount("http://", _Refuse())
     session.mount("https://", _Refuse())
-    session.mount(base_url, SimulatorAdapter(simulator))
+    session.mount(base_url, SimulatorAdapter(simulator, clock))
     return session
 
 

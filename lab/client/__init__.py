@@ -1,0 +1,15 @@
+"""The lab's Notion client: pacing, Retry-After, backoff, pagination, traversal, a request log."""
+
+from lab.client.client import NOTION_API_URL, NotionClient
+from lab.client.errors import (InvalidRequest, NotionAPIError, NotionClientError, NotionConnectionError,
+                               ObjectNotFound, RestrictedResource, RetriesExhausted, Unauthorized)
+from lab.client.log import RequestLog, RequestRecord
+from lab.client.pacing import BudgetAware, FixedRate, NoPacing, Pacer
+from lab.client.pagination import PaginationError, collect_paginated_api, iterate_paginated_api
+from lab.client.retry import RetryPolicy
+from lab.client.traversal import WalkReport, walk_blocks
+
+__all__ = ["NOTION_API_URL", "NotionClient", "InvalidRequest", "NotionAPIError", "NotionClientError",
+           "NotionConnectionError", "ObjectNotFound", "RestrictedResource", "RetriesExhausted", "Unauthorized",
+           "RequestLog", "RequestRecord", "BudgetAware", "FixedRate", "NoPacing", "Pacer", "PaginationError",
+           "collect_paginated_api", "iterate_paginated_api", "RetryPolicy", "WalkReport", "walk_blocks"]

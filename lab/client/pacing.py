@@ -1,0 +1,136 @@
+"""How fast a client sends: not at all paced, at a fixed rate, or aware of the window budget.
+
+A pacer is asked how long to wait before each request and told what each answer was, so the
+same retry loop can run a burst client, the paced client of the source lesson (3 requests per
+second), or a client that spends the connection's window budget in the least possible time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from typing import Protocol
+
+from lab.notion.limits import PLANS
+
+__all__ = ["Pacer", "NoPacing", "FixedRate", "BudgetAware"]
+
+
+class Pacer(Protocol):
+    def delay(self, now: float) -> float:
+        """Seconds to wait before sending a request at time ``now``."""
+
+    def sent(self, now: float) -> None:
+        """A request left at ``now``."""
+
+    def observed(self, now: float, status: int, reason: str, retry_after: float | None) -> None:
+        """The answer to the last request arrived at ``now``."""
+
+
+class NoPacing:
+    """Send as fast as the server answers (the burst client)."""
+
+    def delay(self, now: float) -> float:
+        return 0.0
+
+    def sent(self, now: float) -> None:
+        pass
+
+    def observed(self, now: float, status: int, reason: str, retry_after: float | None) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "NoPacing()"
+
+
+class FixedRate:
+    """At most ``rate`` request starts per second: a metronome, whatever the server says."""
+
+    def __init__(self, rate: float = 3.0) -> None:
+        if rate <= 0:
+            raise ValueError(f"rate must be positive requests per second, got {rate}")
+        self.rate = rate
+        self._last: float | None = None
+
+    def delay(self, now: float) -> float:
+        if self._last is None:
+            return 0.0
+        return max(0.0, self._last + 1.0 / self.rate - now)
+
+    def sent(self, now: float) -> None:
+        self._last = now
+
+    def observed(self, now: float, status: int, reason: str, retry_after: float | None) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"FixedRate(rate={self.rate})"
+
+
+class BudgetAware:
+    """Spend the connection's window budget as fast as it allows, never past it.
+
+    It counts its own requests per fixed window (windows aligned on ``origin`` + k·window, as
+    the simulator and Notion's per-minute windows are) and, once ``budget`` are spent, waits for
+    the next window instead of provoking a 429: that finishes in the minimum time the window
+    allows. Workspace 429s mean other connections share the budget: it then halves a rate cap
+    (starting from its recent rate) and raises it again by ``recovery`` requests/second per
+    success until the cap is no longer needed (additive increase, multiplicative decrease).
+    A connection 429 (only possible if another client uses the same token) realigns its windows.
+    """
+
+    def __init__(self, budget: int = PLANS["free"], window_seconds: float = 60.0, origin: float = 0.0,
+                 min_rate: float = 0.5, recovery: float = 0.05, recent_seconds: float = 5.0) -> None:
+        self.budget = budget
+        self.window_seconds = window_seconds
+        self.origin = origin
+        self.min_rate = min_rate
+        self.recovery = recovery
+        self.recent_seconds = recent_seconds
+        self.rate_cap: float | None = None
+        self._window: int | None = None
+        self._count = 0
+        self._last: float | None = None
+        self._recent: deque[float] = deque()
+
+    @classmethod
+    def for_plan(cls, plan: str, **kwargs: float) -> "BudgetAware":
+        """A pacer that knows the per-window budget of a Notion plan."""
+        return cls(budget=PLANS[plan], **kwargs)
+
+    def _window_of(self, t: float) -> int:
+        return math.floor((t - self.origin) / self.window_seconds + 1e-12)
+
+    def delay(self, now: float) -> float:
+        wait = 0.0
+        if self._window == self._window_of(now) and self._count >= self.budget:
+            wait = (self._window + 1) * self.window_seconds + self.origin - now
+        if self.rate_cap is not None and self._last is not None:
+            wait = max(wait, self._last + 1.0 / self.rate_cap - now)
+        return max(0.0, wait)
+
+    def sent(self, now: float) -> None:
+        window = self._window_of(now)
+        if window != self._window:
+            self._window, self._count = window, 0
+        self._count += 1
+        self._last = now
+        self._recent.append(now)
+        while self._recent and self._recent[0] < now - self.recent_seconds:
+            self._recent.popleft()
+
+    def observed(self, now: float, status: int, reason: str, retry_after: float | None) -> None:
+        if status == 429 and reason == "workspace":
+            current = self.rate_cap or max(self.min_rate, len(self._recent) / self.recent_seconds)
+            self.rate_cap = max(self.min_rate, current / 2)
+        elif status == 429 and reason == "connection" and retry_after is not None:
+            end = now + retry_after
+            self.origin = end % self.window_seconds
+            self._window, self._count = self._window_of(end) - 1, self.budget
+        elif status < 400 and self.rate_cap is not None:
+            self.rate_cap += self.recovery
+            if self.rate_cap * self.window_seconds >= self.budget:
+                self.rate_cap = None  # the cap no longer binds tighter than the window does
+
+    def __repr__(self) -> str:
+        return f"BudgetAware(budget={self.budget}, window_seconds={self.window_seconds})"

@@ -1,0 +1,35 @@
+"""Cursor pagination as a generator: ``start_cursor`` is always copied, never made up."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+__all__ = ["iterate_paginated_api", "collect_paginated_api", "PaginationError"]
+
+
+class PaginationError(RuntimeError):
+    """A list said it had more results but gave no cursor to fetch them with."""
+
+
+def iterate_paginated_api(function: Callable[..., dict[str, Any]], page_size: int = 100,
+                          **kwargs: Any) -> Iterator[dict[str, Any]]:
+    """Yield every result of a paginated endpoint, one request per page of ``page_size``.
+
+    >>> pages = iterate_paginated_api(client.data_sources.query, data_source_id=ds_id)  # doctest: +SKIP
+    """
+    cursor: str | None = None
+    while True:
+        page = function(**kwargs, page_size=page_size, **({"start_cursor": cursor} if cursor else {}))
+        yield from page["results"]
+        if not page.get("has_more"):
+            return
+        cursor = page.get("next_cursor")
+        if not cursor:
+            raise PaginationError(f"{getattr(function, '__qualname__', function)} reported has_more without a "
+                                  "next_cursor")
+
+
+def collect_paginated_api(function: Callable[..., dict[str, Any]], page_size: int = 100,
+                          **kwargs: Any) -> list[dict[str, Any]]:
+    """Every result of a paginated endpoint, as a list."""
+    return list(iterate_paginated_api(function, page_size=page_size, **kwargs))
