@@ -22,6 +22,14 @@ from lab.memory.context_cost import (
     summary_context,
     totals,
 )
+from lab.memory.profile import (
+    DEFAULT_ALLOWED_FIELDS,
+    ProfileFileError,
+    ProfileStore,
+    UpdateResult,
+    sensitive_reason,
+)
+
 __all__ = [
     "STRATEGIES",
     "ContextParams",
@@ -34,4 +42,9 @@ __all__ = [
     "retrieval_context",
     "summary_context",
     "totals",
+    "DEFAULT_ALLOWED_FIELDS",
+    "ProfileFileError",
+    "ProfileStore",
+    "UpdateResult",
+    "sensitive_reason",
 ]
