@@ -29,6 +29,20 @@ from lab.memory.profile import (
     UpdateResult,
     sensitive_reason,
 )
+from lab.memory.prompt import (
+    DEFAULT_MODEL,
+    DEFAULT_SYSTEM,
+    CitationReport,
+    ModelAnswer,
+    ModelCallError,
+    Prompt,
+    RetrievedNote,
+    Skipped,
+    assemble_prompt,
+    call_model,
+    check_citations,
+    count_tokens,
+)
 
 __all__ = [
     "STRATEGIES",
@@ -47,4 +61,16 @@ __all__ = [
     "ProfileStore",
     "UpdateResult",
     "sensitive_reason",
+    "DEFAULT_MODEL",
+    "DEFAULT_SYSTEM",
+    "CitationReport",
+    "ModelAnswer",
+    "ModelCallError",
+    "Prompt",
+    "RetrievedNote",
+    "Skipped",
+    "assemble_prompt",
+    "call_model",
+    "check_citations",
+    "count_tokens",
 ]
