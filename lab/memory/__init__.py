@@ -9,6 +9,7 @@
 - :mod:`lab.memory.charts` - the context-growth chart.
 """
 
+from lab.memory.charts import context_growth_chart
 from lab.memory.context_cost import (
     STRATEGIES,
     ContextParams,
@@ -73,4 +74,5 @@ __all__ = [
     "call_model",
     "check_citations",
     "count_tokens",
+    "context_growth_chart",
 ]
