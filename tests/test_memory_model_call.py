@@ -194,7 +194,8 @@ def test_an_unreachable_server_raises_without_the_key_or_the_request_attached(mo
     probe.server_close()  # nothing listens on this port any more
     with pytest.raises(ModelCallError, match="could not reach") as caught:
         call_model(PROMPT, base_url=closed_url, timeout=5)
-    assert caught.value.__cause__ is None and caught.value.__context__ is None  # the request with its headers is not kept
+    # The original exception holds the request and its headers: it must not travel along.
+    assert caught.value.__cause__ is None and caught.value.__context__ is None
     assert KEY not in "".join(traceback.format_exception(caught.value))
 
 

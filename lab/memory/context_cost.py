@@ -67,7 +67,8 @@ class ContextParams:
         for field in fields(self):
             value = getattr(self, field.name)
             if field.name == "usd_per_million":
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                number = isinstance(value, (int, float)) and not isinstance(value, bool)
+                if not number or not math.isfinite(value) or value < 0:
                     raise ValueError(f"usd_per_million must be a finite number >= 0, got {value!r}")
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
