@@ -52,6 +52,7 @@ DEFAULT_ALLOWED_FIELDS: tuple[str, ...] = (
     "answer_style",
 )
 
+#: Version of the file layout, checked on load so an incompatible file is reported, not misread.
 FORMAT_VERSION = 1
 
 _LETTER = r"[^\W\d_]"
