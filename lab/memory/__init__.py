@@ -1,0 +1,78 @@
+"""Memory for a stateless model: what each strategy re-sends, a persistent profile, grounded prompts.
+
+- :mod:`lab.memory.context_cost` - per-turn context and totals for full history, rolling summary
+  and retrieval, and their price;
+- :mod:`lab.memory.profile` - a whitelisted JSON profile with a sensitive-value check, a forget
+  that deletes from disk, and atomic writes;
+- :mod:`lab.memory.prompt` - prompt assembly with a similarity threshold and note ids, a local
+  citation check, and the optional model call;
+- :mod:`lab.memory.charts` - the context-growth chart.
+"""
+
+from lab.memory.charts import context_growth_chart
+from lab.memory.context_cost import (
+    STRATEGIES,
+    ContextParams,
+    context_table,
+    cost_usd,
+    first_turn_retrieval_is_cheaper,
+    history_context,
+    history_to_retrieval_ratio,
+    history_total_closed_form,
+    retrieval_context,
+    summary_context,
+    totals,
+)
+from lab.memory.profile import (
+    DEFAULT_ALLOWED_FIELDS,
+    ProfileFileError,
+    ProfileStore,
+    UpdateResult,
+    sensitive_reason,
+)
+from lab.memory.prompt import (
+    DEFAULT_MODEL,
+    DEFAULT_SYSTEM,
+    CitationReport,
+    ModelAnswer,
+    ModelCallError,
+    Prompt,
+    RetrievedNote,
+    Skipped,
+    assemble_prompt,
+    call_model,
+    check_citations,
+    count_tokens,
+)
+
+__all__ = [
+    "STRATEGIES",
+    "ContextParams",
+    "context_table",
+    "cost_usd",
+    "first_turn_retrieval_is_cheaper",
+    "history_context",
+    "history_to_retrieval_ratio",
+    "history_total_closed_form",
+    "retrieval_context",
+    "summary_context",
+    "totals",
+    "DEFAULT_ALLOWED_FIELDS",
+    "ProfileFileError",
+    "ProfileStore",
+    "UpdateResult",
+    "sensitive_reason",
+    "DEFAULT_MODEL",
+    "DEFAULT_SYSTEM",
+    "CitationReport",
+    "ModelAnswer",
+    "ModelCallError",
+    "Prompt",
+    "RetrievedNote",
+    "Skipped",
+    "assemble_prompt",
+    "call_model",
+    "check_citations",
+    "count_tokens",
+    "context_growth_chart",
+]

@@ -1,0 +1,272 @@
+"""The persistent profile: whitelist, sensitive values, forget from disk, atomic writes, time zones."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from lab.clock import SimulatedClock
+from lab.memory import DEFAULT_ALLOWED_FIELDS, ProfileFileError, ProfileStore, sensitive_reason
+
+MEXICO_CITY = timezone(timedelta(hours=-6))
+
+SOFIA = {
+    "name": "Sofía",
+    "level": "postgraduate",
+    "preferred_language": "Spanish",
+    "topics": ["statistics", "python", "art history", "music"],
+    "answer_style": "two sentences and an example",
+    "email": "sofia@example.com",
+    "wifi_password": "cuaderno2026",
+    "note_about_diego": "Diego cannot stand jazz",
+}
+
+
+class FixedZoneClock:
+    """A clock that answers in a given time zone, as a learner's local clock would."""
+
+    def __init__(self, instant: datetime) -> None:
+        self.instant = instant
+
+    def datetime(self) -> datetime:
+        return self.instant
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ProfileStore:
+    return ProfileStore(tmp_path / "notebook" / "memory.json", clock=SimulatedClock())
+
+
+def test_only_whitelisted_fields_are_stored_and_every_refusal_has_a_reason(store: ProfileStore) -> None:
+    result = store.update(SOFIA)
+    assert result.accepted == ("name", "level", "preferred_language", "topics", "answer_style")
+    assert sorted(result.rejected) == ["email", "note_about_diego", "wifi_password"]
+    assert all(reason.startswith("not an allowed field") for reason in result.rejected.values())
+    assert set(store.fields()) == set(result.accepted)
+
+
+def test_the_content_pattern_alone_would_have_stopped_only_the_email() -> None:
+    verdicts = {name: sensitive_reason(SOFIA[name]) for name in ("email", "wifi_password", "note_about_diego")}
+    assert verdicts["email"] is not None and "'@'" in verdicts["email"]
+    assert verdicts["wifi_password"] is None and verdicts["note_about_diego"] is None
+
+
+def test_an_allowed_field_with_a_sensitive_value_is_refused_and_says_why(store: ProfileStore) -> None:
+    result = store.update({"goal": "call me on 612345678", "name": "Sofía"})
+    assert result.accepted == ("name",)
+    assert "six or more digits" in result.rejected["goal"]
+    assert "goal" not in store.fields()
+
+
+@pytest.mark.parametrize("value", [
+    "sofia@example.com",
+    "612345678",
+    "card 4111111111111111",
+    "my password is hunter",
+    "PASSWORDS",
+    "api_key=abc",
+    "key: xyz",
+    "token123",
+    "a secret",
+    "Contraseña: pan",
+    "la clave del wifi",
+    ["statistics", "tokens of mine"],
+    1234567,
+])
+def test_values_that_look_sensitive_are_caught(value: object) -> None:
+    assert sensitive_reason(value) is not None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [
+    "Sofía",
+    "postgraduate",
+    "Europe/Madrid",
+    "exam on 2026-05-14",
+    "12345",
+    "monkey",
+    "tokenization",
+    "keynote speakers",
+    ["statistics", "python"],
+    2026,
+    True,
+])
+def test_ordinary_values_pass_the_pattern(value: object) -> None:
+    assert sensitive_reason(value) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value, blind_spot", [
+    ("six one two three four five six seven eight", "a number spelled out"),
+    ("612 345 678", "digits separated by spaces"),
+    ("612-345-678", "digits separated by dashes"),
+    ("sofia at example dot com", "an e-mail written in words"),
+    ("cuaderno2026", "a secret without a keyword and with under six digits"),
+    ("apikey abc", "a keyword glued to other letters"),
+    ("mypassword", "a keyword glued to other letters"),
+    ("Passwort: brot", "a keyword in another language"),
+    ("p4ssw0rd", "a keyword with digits for letters"),
+    ("appointment with the cardiologist tomorrow", "health data, sensitive by meaning"),
+])
+def test_blind_spot_pinned_the_pattern_lets_this_through(value: str, blind_spot: str) -> None:
+    assert sensitive_reason(value) is None, blind_spot
+
+
+@pytest.mark.parametrize("value", ["piano keys", "token budgets", "palabra clave"])
+def test_false_alarm_pinned_the_pattern_refuses_this_harmless_value(value: str) -> None:
+    assert sensitive_reason(value) is not None
+
+
+def test_values_that_are_not_plain_data_are_refused_with_a_reason(store: ProfileStore) -> None:
+    result = store.update({"goal": None, "level": {"nested": 1}, "topics": [float("nan")]})
+    assert result.accepted == ()
+    assert "forget" in result.rejected["goal"]
+    assert "dict cannot be stored" in result.rejected["level"]
+    assert "finite" in result.rejected["topics"]
+
+
+def test_forget_deletes_the_field_from_the_file_on_disk(store: ProfileStore) -> None:
+    store.update(SOFIA)
+    assert store.forget("answer_style") is True
+    on_disk = json.loads(store.path.read_text(encoding="utf-8"))
+    assert "answer_style" not in on_disk["profile"]
+    assert b"two sentences and an example" not in store.stored_bytes()
+    assert ProfileStore(store.path).fields() == {k: SOFIA[k] for k in ("level", "name", "preferred_language", "topics")}
+
+
+def test_forgetting_an_absent_field_reports_false_and_leaves_the_file_untouched(store: ProfileStore) -> None:
+    store.update({"name": "Sofía"})
+    before = store.stored_bytes()
+    store.clock.sleep(60)
+    assert store.forget("goal") is False
+    assert store.stored_bytes() == before
+
+
+def test_forget_works_on_fields_written_under_an_older_whitelist(tmp_path: Path) -> None:
+    path = tmp_path / "memory.json"
+    ProfileStore(path, allowed_fields=("name", "phone_model"), clock=SimulatedClock()).update({"phone_model": "X"})
+    narrower = ProfileStore(path, allowed_fields=("name",), clock=SimulatedClock())
+    assert narrower.forget("phone_model") is True
+    assert narrower.fields() == {}
+
+
+def test_the_stored_file_is_sorted_indented_utf8_json_ending_in_a_newline(store: ProfileStore) -> None:
+    store.update(SOFIA)
+    store.forget("answer_style")
+    stored = store.stored_bytes()
+    assert stored.endswith(b"}\n") and "Sofía".encode() in stored
+    document = json.loads(stored)
+    assert list(document) == ["version", "updated_at", "profile"]
+    assert list(document["profile"]) == sorted(document["profile"])
+    assert stored == (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode()
+    assert len(stored) == 265  # what the lesson prints as the size of the file
+
+
+def test_two_stores_fed_the_same_edits_write_identical_bytes(tmp_path: Path) -> None:
+    files = []
+    for name in ("a", "b"):
+        store = ProfileStore(tmp_path / name / "memory.json", clock=SimulatedClock())
+        store.update(SOFIA)
+        store.forget("answer_style")
+        files.append(store.stored_bytes())
+    assert files[0] == files[1]
+
+
+def test_update_time_is_iso_8601_with_the_time_zone_of_the_clock(tmp_path: Path) -> None:
+    clock = SimulatedClock()
+    store = ProfileStore(tmp_path / "memory.json", clock=clock)
+    store.update({"name": "Sofía"})
+    assert store.load()["updated_at"] == "2026-04-09T16:00:00+00:00"
+    clock.sleep(90)
+    store.update({"level": "postgraduate"})
+    stamp = datetime.fromisoformat(store.load()["updated_at"])
+    assert stamp.tzinfo is not None and stamp == datetime(2026, 4, 9, 16, 1, 30, tzinfo=timezone.utc)
+
+    local = ProfileStore(tmp_path / "local.json", clock=FixedZoneClock(datetime(2026, 1, 7, 22, 0, tzinfo=MEXICO_CITY)))
+    local.update({"name": "Sofía"})
+    assert local.load()["updated_at"] == "2026-01-07T22:00:00-06:00"
+
+
+def test_a_clock_without_a_time_zone_is_refused(tmp_path: Path) -> None:
+    store = ProfileStore(tmp_path / "memory.json", clock=FixedZoneClock(datetime(2026, 1, 7, 22, 0)))
+    with pytest.raises(ValueError, match="naive datetime"):
+        store.update({"name": "Sofía"})
+    assert not store.path.exists()
+
+
+def test_an_update_that_accepts_nothing_does_not_touch_the_file(store: ProfileStore) -> None:
+    assert store.update({"email": "sofia@example.com"}).accepted == ()
+    assert not store.path.exists()
+
+
+def test_load_before_any_write_gives_an_empty_profile(store: ProfileStore) -> None:
+    assert store.load() == {"version": 1, "updated_at": None, "profile": {}}
+    with pytest.raises(FileNotFoundError, match="call update"):
+        store.stored_bytes()
+
+
+def test_a_crash_while_writing_json_leaves_the_previous_file_intact(store: ProfileStore,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    store.update(SOFIA)
+    before = store.stored_bytes()
+
+    def half_then_crash(obj: object, fp, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        fp.write('{\n  "version": 1,\n  "updated_at": "2026-')
+        raise OSError("disk full")
+
+    monkeypatch.setattr(json, "dump", half_then_crash)
+    with pytest.raises(OSError, match="disk full"):
+        store.update({"goal": "pass the statistics exam"})
+    monkeypatch.undo()
+    assert store.stored_bytes() == before
+    assert json.loads(before)["profile"]["name"] == "Sofía"
+    assert sorted(p.name for p in store.path.parent.iterdir()) == ["memory.json"]  # no temporary left behind
+
+
+def test_a_crash_at_the_rename_leaves_the_previous_file_intact(store: ProfileStore,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    store.update(SOFIA)
+    before = store.stored_bytes()
+
+    def crash(src: str, dst: str) -> None:
+        raise OSError("power cut before the rename")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="power cut"):
+        store.forget("name")
+    monkeypatch.undo()
+    assert store.stored_bytes() == before and "name" in store.fields()
+    assert sorted(p.name for p in store.path.parent.iterdir()) == ["memory.json"]
+
+
+def test_the_profile_file_is_readable_by_its_owner_only(store: ProfileStore) -> None:
+    store.update({"name": "Sofía"})
+    assert store.path.stat().st_mode & 0o077 == 0
+
+
+def test_a_corrupt_file_is_reported_with_its_path_and_what_to_do(store: ProfileStore) -> None:
+    store.path.parent.mkdir(parents=True)
+    store.path.write_text('{"version": 1, "profile": {', encoding="utf-8")
+    with pytest.raises(ProfileFileError, match=r"memory\.json is not valid JSON .* delete it"):
+        store.load()
+    store.path.write_text('{"version": 2, "profile": {}}', encoding="utf-8")
+    with pytest.raises(ProfileFileError, match="not a version-1 profile"):
+        store.update({"name": "Sofía"})
+
+
+def test_the_default_whitelist_covers_stable_study_facts_and_nothing_identifying() -> None:
+    assert {"name", "preferred_language", "level", "topics", "timezone", "goal"} <= set(DEFAULT_ALLOWED_FIELDS)
+    assert not {"email", "phone", "address", "password"} & set(DEFAULT_ALLOWED_FIELDS)
+
+
+def test_update_needs_a_mapping_and_the_store_needs_a_whitelist(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="mapping"):
+        ProfileStore(tmp_path / "m.json", clock=SimulatedClock()).update([("name", "Sofía")])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="allowed_fields"):
+        ProfileStore(tmp_path / "m.json", allowed_fields=())
+
+
+def test_repr_names_the_file_and_the_whitelist(store: ProfileStore) -> None:
+    assert repr(store).startswith("ProfileStore(path=") and "memory.json" in repr(store) and "'topics'" in repr(store)
