@@ -89,17 +89,17 @@ def test_the_budget_aware_client_gets_no_connection_429_and_finishes_in_the_mini
 
 
 def test_the_budget_aware_client_slows_down_on_workspace_429s_and_recovers() -> None:
-    pacer = BudgetAware.for_plan("free")
-    for t in range(10):
-        pacer.sent(t * 0.2)
-    pacer.observed(2.0, 429, "workspace", 2.0)
-    first_cap = pacer.rate_cap
-    assert first_cap is not None and first_cap < 5
-    pacer.observed(2.1, 429, "workspace", 2.0)
-    assert pacer.rate_cap == pytest.approx(first_cap / 2)
-    for i in range(200):
-        pacer.observed(3 + i, 200, "", None)
-    assert pacer.rate_cap is None
+    pacer = BudgetAware.for_plan("free", recovery=0.1)
+    for t in range(25):
+        pacer.sent(t * 0.2)  # 5 requests a second
+    pacer.observed(5.0, 429, "workspace", 2.0)
+    assert pacer.rate_cap == pytest.approx(2.5)
+    assert pacer.delay(5.0) == pytest.approx(1 / 2.5 - 0.2)
+    pacer.observed(5.0, 429, "workspace", 2.0)  # a second refusal halves again
+    assert pacer.rate_cap == pytest.approx(1.25)
+    assert pacer._current_cap(15.0) == pytest.approx(2.25)  # +0.1 req/s per quiet second
+    assert pacer._current_cap(60.0) is None  # back at 5 req/s: the cap is dropped
+    assert pacer.delay(60.0) == 0.0
 
 
 @pytest.mark.parametrize("children", [1, 100, 101, 1000])

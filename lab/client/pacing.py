@@ -74,13 +74,14 @@ class BudgetAware:
     the simulator and Notion's per-minute windows are) and, once ``budget`` are spent, waits for
     the next window instead of provoking a 429: that finishes in the minimum time the window
     allows. Workspace 429s mean other connections share the budget: it then halves a rate cap
-    (starting from its recent rate) and raises it again by ``recovery`` requests/second per
-    success until the cap is no longer needed (additive increase, multiplicative decrease).
+    (starting from its recent rate) that then grows by ``recovery`` requests/second for every
+    second without one, until it is back to the pace it had before and is dropped (additive
+    increase, multiplicative decrease).
     A connection 429 (only possible if another client uses the same token) realigns its windows.
     """
 
     def __init__(self, budget: int = PLANS["free"], window_seconds: float = 60.0, origin: float = 0.0,
-                 min_rate: float = 0.5, recovery: float = 0.05, recent_seconds: float = 5.0) -> None:
+                 min_rate: float = 0.5, recovery: float = 0.2, recent_seconds: float = 5.0) -> None:
         self.budget = budget
         self.window_seconds = window_seconds
         self.origin = origin
@@ -88,6 +89,8 @@ class BudgetAware:
         self.recovery = recovery
         self.recent_seconds = recent_seconds
         self.rate_cap: float | None = None
+        self._free_rate: float | None = None
+        self._cap_since = 0.0
         self._window: int | None = None
         self._count = 0
         self._last: float | None = None
@@ -105,8 +108,9 @@ class BudgetAware:
         wait = 0.0
         if self._window == self._window_of(now) and self._count >= self.budget:
             wait = (self._window + 1) * self.window_seconds + self.origin - now
-        if self.rate_cap is not None and self._last is not None:
-            wait = max(wait, self._last + 1.0 / self.rate_cap - now)
+        cap = self._current_cap(now)
+        if cap is not None and self._last is not None:
+            wait = max(wait, self._last + 1.0 / cap - now)
         return max(0.0, wait)
 
     def sent(self, now: float) -> None:
@@ -121,16 +125,24 @@ class BudgetAware:
 
     def observed(self, now: float, status: int, reason: str, retry_after: float | None) -> None:
         if status == 429 and reason == "workspace":
-            current = self.rate_cap or max(self.min_rate, len(self._recent) / self.recent_seconds)
-            self.rate_cap = max(self.min_rate, current / 2)
+            recent = max(self.min_rate, len(self._recent) / self.recent_seconds)
+            self._free_rate = max(self._free_rate or 0.0, recent)
+            self.rate_cap = max(self.min_rate, min(self._current_cap(now) or recent, recent) / 2)
+            self._cap_since = now
         elif status == 429 and reason == "connection" and retry_after is not None:
             end = now + retry_after
             self.origin = end % self.window_seconds
             self._window, self._count = self._window_of(end) - 1, self.budget
-        elif status < 400 and self.rate_cap is not None:
-            self.rate_cap += self.recovery
-            if self.rate_cap * self.window_seconds >= self.budget:
-                self.rate_cap = None  # the cap no longer binds tighter than the window does
+
+    def _current_cap(self, now: float) -> float | None:
+        """The rate cap, grown by ``recovery`` req/s for every second since the last workspace 429."""
+        if self.rate_cap is None:
+            return None
+        grown = self.rate_cap + self.recovery * max(0.0, now - self._cap_since)
+        if self._free_rate is not None and grown >= self._free_rate:
+            self.rate_cap = self._free_rate = None  # back to the pace it had before being told to slow down
+            return None
+        return grown
 
     def __repr__(self) -> str:
         return f"BudgetAware(budget={self.budget}, window_seconds={self.window_seconds})"

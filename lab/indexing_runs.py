@@ -1,0 +1,129 @@
+"""The indexer's read run against the simulated workspace under different pacing strategies.
+
+Lesson 02 compares a paced client, a burst client and a budget-aware client on the same
+workspace and the same injected faults; this module runs them and measures each run the way
+Table 1 reports it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from lab.client import NotionClient, Pacer, RetryPolicy, collect_paginated_api
+from lab.clock import SimulatedClock
+from lab.notion import LimitsConfig, NotionSimulator, Workspace, in_process_session
+from lab.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
+from lab.timeline import run_together
+
+__all__ = ["IndexerRun", "bakery_simulator", "run_indexer", "summarise_run", "ContentionResult", "run_contention"]
+
+INDEXER = "indexador"
+BATCH_JOB = "lote-nocturno"
+
+
+def bakery_simulator(seed: int = 0, limits: LimitsConfig | None = None,
+                     spec: dict[str, Any] | None = None, **kwargs: Any) -> NotionSimulator:
+    """A fresh simulator serving the bakery workspace (``data/workspace/bakery.json``)."""
+    if spec is None:
+        from lab.datasets.bakery import load_bakery_workspace
+        spec = load_bakery_workspace()
+    return NotionSimulator(Workspace.from_spec(spec, SimulatedClock()), seed=seed, limits=limits, **kwargs)
+
+
+@dataclass
+class IndexerRun:
+    """One indexer run: its request log, the server's view, what it read and how long it took."""
+
+    name: str
+    log: pd.DataFrame
+    served: pd.DataFrame
+    read: KnowledgeBaseRead
+    duration: float
+    budget: int
+    window_seconds: float
+
+
+def run_indexer(name: str, pacer: Pacer, passes: int = 1, seed: int = 0, limits: LimitsConfig | None = None,
+                spec: dict[str, Any] | None = None, max_attempts: int = 10) -> IndexerRun:
+    """Read the whole knowledge base ``passes`` times in a row with one client on a fresh simulator."""
+    limits = limits or LimitsConfig()
+    sim = bakery_simulator(seed, limits, spec)
+    client = NotionClient(sim.token_for(INDEXER), session=in_process_session(sim), clock=sim.clock, pacer=pacer,
+                          retry=RetryPolicy(max_attempts=max_attempts, seed=seed))
+    read = None
+    for _ in range(passes):
+        read = read_knowledge_base(client)
+    assert read is not None
+    return IndexerRun(name, client.log.frame(), sim.served_frame(), read, sim.clock.now(), limits.budget,
+                      limits.window_seconds)
+
+
+def summarise_run(run: IndexerRun) -> dict[str, Any]:
+    """A row of Table 1: requests, duration, 429s by limit, 529s, seconds waited, window peak, pages.
+
+    ``waited_s`` is the time spent waiting on the server (``Retry-After`` and backoff), not the
+    client's own pacing.
+    """
+    log = run.log
+    counted = log[log["reason"] != "connection"]  # what the server counts against the window
+    per_window = counted.groupby((counted["t"] // run.window_seconds).astype(int)).size()
+    return {
+        "client": run.name,
+        "requests": len(log),
+        "duration_s": round(run.duration, 1),
+        "connection_429": int((log["reason"] == "connection").sum()),
+        "workspace_429": int((log["reason"] == "workspace").sum()),
+        "overload_529": int((log["status"] == 529).sum()),
+        "server_5xx": int(log["status"].isin([500, 502, 503, 504]).sum()),
+        "waited_s": round(float(log["wait_s"].sum()), 1),
+        "max_in_window": int(per_window.max()),
+        "pages_read": len(run.read.pages),
+    }
+
+
+@dataclass
+class ContentionResult:
+    """Two connections in one workspace: the indexer's log and the batch job's log."""
+
+    indexer: pd.DataFrame
+    batch: pd.DataFrame
+    served: pd.DataFrame
+
+
+def run_contention(indexer_pacer: Pacer, batch_pacer: Pacer, passes: int = 1, batch_requests: int = 60,
+                   seed: int = 0, limits: LimitsConfig | None = None,
+                   spec: dict[str, Any] | None = None) -> ContentionResult:
+    """The indexer reads the knowledge base while a nightly batch job re-reads pages, concurrently.
+
+    Both connections belong to the same workspace, so they share its budget: what one spends,
+    the other may be refused.
+    """
+    sim = bakery_simulator(seed, limits, spec)
+
+    def indexer(session, clock) -> pd.DataFrame:
+        client = NotionClient(sim.token_for(INDEXER), session=session, clock=clock, pacer=indexer_pacer,
+                              retry=RetryPolicy(max_attempts=20, seed=seed))
+        for _ in range(passes):
+            read_knowledge_base(client)
+        return client.log.frame()
+
+    def batch(session, clock) -> pd.DataFrame:
+        client = NotionClient(sim.token_for(BATCH_JOB), session=session, clock=clock, pacer=batch_pacer,
+                              retry=RetryPolicy(max_attempts=20, seed=seed + 1))
+        rows = read_knowledge_base_ids(client)
+        for i in range(batch_requests):
+            client.pages.retrieve(rows[i % len(rows)])
+        return client.log.frame()
+
+    indexer_log, batch_log = run_together(sim, [indexer, batch])
+    return ContentionResult(indexer_log, batch_log, sim.served_frame())
+
+
+def read_knowledge_base_ids(client: NotionClient) -> list[str]:
+    """The ids of the publishable pages (one search and one query)."""
+    source = find_data_source(client)
+    return [p["id"] for p in collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
+                                                   filter=publishable_filter())]

@@ -1,0 +1,74 @@
+"""Every chart the lessons draw, as functions that take data and return a matplotlib Figure.
+
+Figures are built with the object API (no pyplot state), so a lesson displays one by leaving
+it as the last expression of a cell and saves it with :func:`lab.figures.save_figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+__all__ = ["requests_per_second_chart", "window_fill_chart", "COLORS"]
+
+COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f2c14e", "purple": "#8064a2",
+          "grey": "#7f7f7f", "orange": "#f79646"}
+
+
+def _shade_waits(ax, log: pd.DataFrame) -> None:
+    waits = log[log["wait_s"] > 0]
+    for t, wait in zip(waits["t"], waits["wait_s"]):
+        ax.axvspan(t, t + wait, color=COLORS["yellow"], alpha=0.35, linewidth=0)
+
+
+def requests_per_second_chart(log: pd.DataFrame, rate: float = 3.0, title: str = "") -> Figure:
+    """Requests started in each simulated second, waits shaded, errors marked, the rate line.
+
+    ``log`` is a client's request log (``client.log.frame()``).
+    """
+    fig = Figure(figsize=(9, 3.6))
+    ax = fig.add_subplot()
+    seconds = np.floor(log["t"].to_numpy()).astype(int)
+    span = int(seconds.max()) + 1 if len(seconds) else 1
+    counts = np.bincount(seconds, minlength=span)
+    ax.bar(np.arange(span) + 0.5, counts, width=0.9, color=COLORS["blue"], label="requests started in the second")
+    ax.axhline(rate, color=COLORS["red"], linestyle="--", label=f"average allowed: {rate:g} per second")
+    _shade_waits(ax, log)
+    errors = log[log["status"] != 200]
+    top = max(counts.max(initial=0), rate) + 1.2
+    ax.plot(errors["t"], np.full(len(errors), top - 0.4), "x", color=COLORS["red"], markersize=7,
+            label="429 / 529 / 5xx (then wait, shaded)")
+    ax.set_ylim(0, top + 0.8)
+    ax.set_xlim(0, span)
+    ax.set_xlabel("simulated seconds")
+    ax.set_ylabel("requests")
+    ax.set_title(title or "Requests per simulated second")
+    ax.legend(frameon=False, fontsize=8, loc="upper right", ncols=3)
+    fig.tight_layout()
+    return fig
+
+
+def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0, title: str = "") -> Figure:
+    """Requests the server accepted so far in each window, against the window budget.
+
+    Requests refused by the connection limit do not count against it, so they are left out;
+    the waits that followed them are shaded.
+    """
+    fig = Figure(figsize=(9, 3.6))
+    ax = fig.add_subplot()
+    counted = log[log["reason"] != "connection"]
+    fill = counted.groupby((counted["t"] // window).astype(int)).cumcount() + 1
+    ax.plot(counted["t"], fill, ".", markersize=3, color=COLORS["blue"], label="accepted requests in the window")
+    ax.axhline(budget, color=COLORS["red"], linestyle="--", label=f"budget: {budget} per {window:g}-s window")
+    for edge in np.arange(window, log["t"].max() + window, window):
+        ax.axvline(edge, color=COLORS["grey"], linewidth=0.6, alpha=0.6)
+    _shade_waits(ax, log[log["reason"] == "connection"])
+    ax.set_ylim(0, budget * 1.15)
+    ax.set_xlim(0, max(float(log["t"].max()) * 1.02, 1.0))
+    ax.set_xlabel("simulated seconds (grey lines: window edges; shaded: waiting for Retry-After)")
+    ax.set_ylabel("requests in the window")
+    ax.set_title(title or "How the window budget fills")
+    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return fig
