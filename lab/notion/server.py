@@ -1,0 +1,100 @@
+"""The simulator over HTTP: the same core as the in-process transport, on the wall clock.
+
+Any Notion client, the official SDK included, can be pointed at it
+(``Client(auth=TOKEN, base_url="http://127.0.0.1:8787")``). It binds to loopback by default,
+bounds request bodies before reading them, answers every mistake with a Notion-shaped error,
+and stops cleanly on Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+from urllib.parse import parse_qsl, urlsplit
+
+from lab.notion.errors import APIError
+from lab.notion.ids import object_id
+from lab.notion.simulator import NotionSimulator, SimResponse
+
+__all__ = ["SimulatorHTTPServer", "serve_in_background"]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: "SimulatorHTTPServer"
+
+    def _answer(self, response: SimResponse) -> None:
+        payload = json.dumps(response.body, ensure_ascii=False).encode("utf-8")
+        self.send_response(response.status)
+        for name, value in response.headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+        if self.server.verbose:
+            print(f"{self.command} {urlsplit(self.path).path} -> {response.status}", flush=True)
+
+    def _refuse_body(self, length: int) -> None:
+        error = APIError(400, "validation_error", f"Request body too large: {length} bytes; the limit is "
+                                                  f"{self.server.simulator.max_body_bytes} bytes.")
+        request_id = object_id("request", "oversized", length)
+        self._answer(SimResponse(400, {"Content-Type": "application/json; charset=utf-8"}, error.body(request_id)))
+        self.close_connection = True  # the body was not read: the connection cannot be reused
+
+    def _handle(self) -> None:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > self.server.simulator.max_body_bytes:
+            self._refuse_body(length)
+            return
+        body = self.rfile.read(length) if length else None
+        parts = urlsplit(self.path)
+        with self.server.lock:  # the simulator is not thread-safe: one request at a time
+            response = self.server.simulator.handle(self.command, parts.path, headers=dict(self.headers.items()),
+                                                    query=dict(parse_qsl(parts.query, keep_blank_values=True)),
+                                                    body=body)
+        self._answer(response)
+
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _handle
+
+    def log_message(self, format: str, *args: object) -> None:  # requests are logged by _answer, without headers
+        pass
+
+
+class SimulatorHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server whose every request goes to one :class:`NotionSimulator`."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, simulator: NotionSimulator, host: str = "127.0.0.1", port: int = 0,
+                 verbose: bool = False) -> None:
+        super().__init__((host, port), _Handler)
+        self.simulator = simulator
+        self.lock = threading.Lock()
+        self.verbose = verbose
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+
+@contextmanager
+def serve_in_background(simulator: NotionSimulator, host: str = "127.0.0.1",
+                        port: int = 0) -> Iterator[SimulatorHTTPServer]:
+    """Serve ``simulator`` on a free port in a background thread for the length of a ``with``."""
+    server = SimulatorHTTPServer(simulator, host, port)
+    thread = threading.Thread(target=server.serve_forever, name="notion-simulator", daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
