@@ -1,0 +1,323 @@
+"""The SQLite index: chunks with their text and float32 vectors, per model, plus sync state.
+
+One file holds everything retrieval and sync need: the ``chunks`` table (one row per chunk and
+model, the vector as a float32 BLOB with its model and dimension beside it), the pages the
+index currently holds, the sync watermark, and one ``sync_runs`` row per run. Vectors of
+different models live side by side but are never compared: every read names its model, and a
+vector whose dimension differs from what the model was stored with is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "Hit",
+           "CHUNK_FIELDS"]
+
+SCHEMA_VERSION = 1
+CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE models (
+    model TEXT PRIMARY KEY,
+    dimension INTEGER NOT NULL CHECK (dimension > 0)
+);
+CREATE TABLE chunks (
+    id TEXT NOT NULL,
+    model TEXT NOT NULL REFERENCES models (model),
+    page_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    type TEXT NOT NULL,
+    section TEXT,
+    ord INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    edited TEXT NOT NULL,
+    dimension INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (id, model)
+);
+CREATE INDEX chunks_by_page ON chunks (page_id);
+CREATE TABLE pages (
+    page_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    type TEXT NOT NULL,
+    edited TEXT NOT NULL,
+    url TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE sync_state (source TEXT PRIMARY KEY, watermark TEXT NOT NULL);
+CREATE TABLE sync_runs (
+    run INTEGER PRIMARY KEY AUTOINCREMENT,
+    source TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    watermark_before TEXT,
+    watermark TEXT NOT NULL,
+    ran_at TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    pages_reread INTEGER NOT NULL,
+    pages_removed INTEGER NOT NULL,
+    chunks_new INTEGER NOT NULL,
+    chunks_updated INTEGER NOT NULL,
+    chunks_unchanged INTEGER NOT NULL,
+    chunks_deleted INTEGER NOT NULL,
+    chunks_total INTEGER NOT NULL,
+    tokens_embedded INTEGER NOT NULL
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """Base class of the index's errors."""
+
+
+class SchemaVersionError(StoreError):
+    """The file was written by another schema version (or is not a lab index at all)."""
+
+
+class ModelMismatchError(StoreError):
+    """Vectors of one model or dimension were about to be mixed with another's."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result."""
+
+    score: float
+    id: str
+    title: str
+    section: str | None
+
+
+def _field(chunk: Any, name: str) -> Any:
+    return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
+
+
+class IndexStore:
+    """An index in one SQLite file (``":memory:"`` for a throwaway one).
+
+    Opening a file written by another schema version raises :class:`SchemaVersionError`
+    instead of reading (or worse, writing) it with the wrong assumptions.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._check_or_create_schema()
+
+    # ------------------------------------------------------------------ schema
+
+    def _check_or_create_schema(self) -> None:
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            with self.transaction():
+                for statement in _SCHEMA.strip().split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            return
+        if "meta" not in tables:
+            raise SchemaVersionError(f"{self.path} is a SQLite file but not a lab index (no meta table); "
+                                     "refusing to touch it")
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        found = row[0] if row else "unknown"
+        if found != str(SCHEMA_VERSION):
+            raise SchemaVersionError(f"{self.path} was written by index schema version {found}; this lab reads "
+                                     f"version {SCHEMA_VERSION}. Rebuild the index (python -m lab index) into a "
+                                     "new file rather than opening this one.")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "IndexStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"IndexStore({self.path!r})"
+
+    # ------------------------------------------------------------------ transactions
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside the block land together or not at all."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # ------------------------------------------------------------------ models
+
+    def models(self) -> dict[str, int]:
+        """Every model with vectors in the index, and its dimension."""
+        return dict(self._db.execute("SELECT model, dimension FROM models ORDER BY model"))
+
+    def _register(self, model: str, dimension: int) -> None:
+        stored = self.models().get(model)
+        if stored is None:
+            self._db.execute("INSERT INTO models VALUES (?, ?)", (model, dimension))
+        elif stored != dimension:
+            raise ModelMismatchError(f"model {model!r} is stored with dimension {stored}; refusing vectors of "
+                                     f"dimension {dimension}. A different dimension is a different model: "
+                                     "store it under its own name.")
+
+    def require_model(self, model: str, dimension: int | None = None) -> int:
+        """The stored dimension of ``model``; a clear error if the index has no such vectors."""
+        stored = self.models()
+        if model not in stored:
+            held = ", ".join(f"{m} ({d})" for m, d in stored.items()) or "no vectors at all"
+            raise ModelMismatchError(f"the index has no vectors for model {model!r}; it holds {held}")
+        if dimension is not None and stored[model] != dimension:
+            raise ModelMismatchError(f"model {model!r} is stored with dimension {stored[model]}, but the query "
+                                     f"vector has dimension {dimension}: it was made by another model")
+        return stored[model]
+
+    # ------------------------------------------------------------------ chunks
+
+    def put_chunks(self, chunks: Sequence[Any], vectors: np.ndarray, model: str) -> None:
+        """Insert or replace ``chunks`` with their vectors (one row each) for ``model``."""
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(chunks):
+            raise ValueError(f"need one vector per chunk: {len(chunks)} chunks, vectors of shape {vectors.shape}")
+        with self.transaction():
+            self._register(model, int(vectors.shape[1]))
+            self._db.executemany(
+                "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(_field(c, "id"), model, _field(c, "page_id"), _field(c, "title"), _field(c, "type"),
+                  _field(c, "section"), int(_field(c, "order")), _field(c, "text"), int(_field(c, "tokens")),
+                  _field(c, "fingerprint"), _field(c, "edited"), int(vectors.shape[1]), vectors[i].tobytes())
+                 for i, c in enumerate(chunks)])
+
+    def replace_model(self, chunks: Sequence[Any], vectors: np.ndarray, model: str) -> None:
+        """Make ``model``'s rows exactly these chunks (a refit TF-IDF changes every vector)."""
+        with self.transaction():
+            self._db.execute("DELETE FROM chunks WHERE model = ?", (model,))
+            self._db.execute("DELETE FROM models WHERE model = ?", (model,))
+            if len(chunks):
+                self.put_chunks(chunks, vectors, model)
+
+    def delete_chunks(self, ids: Iterable[str]) -> int:
+        """Remove these chunk ids under every model; the number of chunk ids that existed."""
+        ids = list(ids)
+        with self.transaction():
+            before = self.count_chunks()
+            self._db.executemany("DELETE FROM chunks WHERE id = ?", [(i,) for i in ids])
+            return before - self.count_chunks()
+
+    def chunk_ids(self, page_id: str | None = None) -> dict[str, str]:
+        """Chunk id -> fingerprint (every chunk, or one page's), whatever the model."""
+        query = "SELECT DISTINCT id, fingerprint FROM chunks"
+        rows = self._db.execute(query + (" WHERE page_id = ?" if page_id else "") + " ORDER BY id",
+                                (page_id,) if page_id else ())
+        return dict(rows)
+
+    def count_chunks(self, model: str | None = None) -> int:
+        """Distinct chunks (or rows of one model)."""
+        if model is None:
+            return self._db.execute("SELECT COUNT(DISTINCT id) FROM chunks").fetchone()[0]
+        return self._db.execute("SELECT COUNT(*) FROM chunks WHERE model = ?", (model,)).fetchone()[0]
+
+    def chunks(self, model: str) -> list[dict[str, Any]]:
+        """The stored chunk rows of one model, in id order, without vectors."""
+        self.require_model(model)
+        cursor = self._db.execute("SELECT id, page_id, title, type, section, ord, text, tokens, fingerprint, "
+                                  "edited FROM chunks WHERE model = ? ORDER BY id", (model,))
+        return [dict(zip(CHUNK_FIELDS, row)) for row in cursor]
+
+    def vectors(self, model: str) -> tuple[list[str], np.ndarray]:
+        """Chunk ids and the ``(n, dimension)`` float32 matrix of one model, in id order."""
+        dimension = self.require_model(model)
+        rows = self._db.execute("SELECT id, vector FROM chunks WHERE model = ? ORDER BY id", (model,)).fetchall()
+        matrix = np.zeros((len(rows), dimension), dtype=np.float32)
+        for i, (_, blob) in enumerate(rows):
+            matrix[i] = np.frombuffer(blob, dtype=np.float32)
+        return [r[0] for r in rows], matrix
+
+    def search(self, query_vector: np.ndarray, model: str, k: int = 3, min_score: float | None = None) -> list[Hit]:
+        """Cosine top-k among one model's vectors (stored and query vectors are L2-normalised)."""
+        query_vector = np.asarray(query_vector, dtype=np.float32).ravel()
+        self.require_model(model, int(query_vector.shape[0]))
+        ids, matrix = self.vectors(model)
+        if not ids:
+            return []
+        scores = matrix @ query_vector
+        order = np.lexsort((np.arange(len(ids)), -scores))[:k]
+        meta = {row[0]: row[1:] for row in self._db.execute(
+            "SELECT id, title, section FROM chunks WHERE model = ?", (model,))}
+        hits = [Hit(round(float(scores[i]), 6), ids[i], *meta[ids[i]]) for i in order]
+        return [h for h in hits if min_score is None or h.score >= min_score]
+
+    # ------------------------------------------------------------------ pages and sync state
+
+    def put_pages(self, pages: Iterable[Mapping[str, str]]) -> None:
+        with self.transaction():
+            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?)",
+                                 [(p["id"], p["title"], p["type"], p["edited"], p.get("url", "")) for p in pages])
+
+    def delete_pages(self, page_ids: Iterable[str]) -> int:
+        """Remove pages and every chunk cut from them; the number of chunks removed."""
+        page_ids = list(page_ids)
+        with self.transaction():
+            before = self.count_chunks()
+            self._db.executemany("DELETE FROM chunks WHERE page_id = ?", [(p,) for p in page_ids])
+            self._db.executemany("DELETE FROM pages WHERE page_id = ?", [(p,) for p in page_ids])
+            return before - self.count_chunks()
+
+    def pages(self) -> dict[str, dict[str, str]]:
+        rows = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id")
+        return {r[0]: {"id": r[0], "title": r[1], "type": r[2], "edited": r[3], "url": r[4]} for r in rows}
+
+    def watermark(self, source: str) -> str | None:
+        row = self._db.execute("SELECT watermark FROM sync_state WHERE source = ?", (source,)).fetchone()
+        return row[0] if row else None
+
+    def set_watermark(self, source: str, watermark: str) -> None:
+        with self.transaction():
+            self._db.execute("INSERT OR REPLACE INTO sync_state VALUES (?, ?)", (source, watermark))
+
+    def add_sync_run(self, run: Mapping[str, Any]) -> None:
+        columns = ["source", "kind", "watermark_before", "watermark", "ran_at", "requests", "pages_reread",
+                   "pages_removed", "chunks_new", "chunks_updated", "chunks_unchanged", "chunks_deleted",
+                   "chunks_total", "tokens_embedded"]
+        with self.transaction():
+            self._db.execute(f"INSERT INTO sync_runs ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                             [run[c] for c in columns])
+
+    def sync_runs(self) -> list[dict[str, Any]]:
+        cursor = self._db.execute("SELECT * FROM sync_runs ORDER BY run")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor]
+
+    # ------------------------------------------------------------------ inspection
+
+    def dump(self) -> str:
+        """A logical dump (SQL text) of the whole index: two equal dumps mean equal indexes."""
+        return "\n".join(self._db.iterdump())
+
+    def table_counts(self) -> dict[str, int]:
+        names = [r[0] for r in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {n: self._db.execute(f"SELECT COUNT(*) FROM {n}").fetchone()[0] for n in names}
+
+    def vector_bytes(self, model: str | None = None) -> int:
+        query = "SELECT COALESCE(SUM(LENGTH(vector)), 0) FROM chunks"
+        if model is None:
+            return self._db.execute(query).fetchone()[0]
+        return self._db.execute(query + " WHERE model = ?", (model,)).fetchone()[0]

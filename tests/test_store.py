@@ -1,0 +1,117 @@
+"""The SQLite index: vectors per model, clear refusals, schema versions, atomic writes."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from lab.store import SCHEMA_VERSION, IndexStore, ModelMismatchError, SchemaVersionError
+
+
+def chunk(i: int, page: str = "p1") -> dict:
+    return {"id": f"{page}:s:{i:02d}", "page_id": page, "title": f"Page {page}", "type": "faq", "section": "S",
+            "order": i, "text": f"text {i}", "tokens": 3, "fingerprint": f"{i:016x}", "edited": "2026-04-01T10:00:00.000Z"}
+
+
+def unit_rows(n: int, d: int, seed: int = 0) -> np.ndarray:
+    x = np.random.default_rng(seed).normal(size=(n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_vectors_round_trip_as_float32_blobs(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    chunks, vectors = [chunk(i) for i in range(5)], unit_rows(5, 8)
+    store.put_chunks(chunks, vectors, "tfidf")
+    ids, matrix = store.vectors("tfidf")
+    assert ids == [c["id"] for c in chunks] and matrix.dtype == np.float32
+    assert np.array_equal(matrix, vectors)
+    assert store.vector_bytes("tfidf") == 5 * 8 * 4
+
+
+def test_search_returns_the_closest_rows_of_one_model(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    vectors = unit_rows(6, 4)
+    store.put_chunks([chunk(i) for i in range(6)], vectors, "tfidf")
+    hits = store.search(vectors[3], "tfidf", k=2)
+    assert hits[0].id == "p1:s:03" and hits[0].score == pytest.approx(1.0, abs=1e-6)
+    assert len(hits) == 2 and hits[0].score >= hits[1].score
+    assert store.search(vectors[3], "tfidf", k=6, min_score=0.99) == hits[:1]
+
+
+def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    chunks = [chunk(i) for i in range(3)]
+    store.put_chunks(chunks, unit_rows(3, 4), "tfidf")
+    store.put_chunks(chunks, unit_rows(3, 16, seed=1), "voyage-4")
+    assert store.models() == {"tfidf": 4, "voyage-4": 16}
+    assert store.count_chunks() == 3 and store.count_chunks("voyage-4") == 3
+    with pytest.raises(ModelMismatchError, match="dimension 4.*dimension 16"):
+        store.search(unit_rows(1, 16)[0], "tfidf")
+    with pytest.raises(ModelMismatchError, match="stored with dimension 16; refusing vectors of dimension 8"):
+        store.put_chunks([chunk(9)], unit_rows(1, 8), "voyage-4")
+    with pytest.raises(ModelMismatchError, match="no vectors for model 'lsa-128'; it holds tfidf \\(4\\), voyage-4"):
+        store.search(unit_rows(1, 4)[0], "lsa-128")
+
+
+def test_a_database_from_another_schema_version_is_refused_untouched(tmp_path) -> None:
+    path = tmp_path / "old.sqlite"
+    IndexStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    before = path.read_bytes()
+    with pytest.raises(SchemaVersionError, match=f"schema version 0; this lab reads version {SCHEMA_VERSION}"):
+        IndexStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_sqlite_file_that_is_not_an_index_is_refused(tmp_path) -> None:
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE invoices (id INTEGER)")
+    with pytest.raises(SchemaVersionError, match="not a lab index"):
+        IndexStore(path)
+
+
+def test_a_failed_transaction_leaves_the_index_as_it_was(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    store.put_chunks([chunk(i) for i in range(3)], unit_rows(3, 4), "tfidf")
+    before = store.dump()
+    with pytest.raises(RuntimeError, match="boom"):
+        with store.transaction():
+            store.delete_pages(["p1"])
+            store.put_chunks([chunk(7, "p2")], unit_rows(1, 4), "tfidf")
+            raise RuntimeError("boom")
+    assert store.dump() == before
+
+
+def test_deleting_a_page_removes_its_chunks_under_every_model(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    chunks = [chunk(0, "a"), chunk(1, "a"), chunk(0, "b")]
+    store.put_pages([{"id": "a", "title": "A", "type": "faq", "edited": "x"}, {"id": "b", "title": "B", "type": "faq",
+                                                                                "edited": "y"}])
+    store.put_chunks(chunks, unit_rows(3, 4), "tfidf")
+    store.put_chunks(chunks, unit_rows(3, 2), "lsa")
+    assert store.delete_pages(["a"]) == 2
+    assert store.chunk_ids() == {"b:s:00": f"{0:016x}"} and list(store.pages()) == ["b"]
+
+
+def test_replace_model_makes_the_rows_exactly_the_new_set(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    store.put_chunks([chunk(i) for i in range(4)], unit_rows(4, 4), "tfidf")
+    store.replace_model([chunk(0), chunk(9)], unit_rows(2, 6), "tfidf")  # a refit may change the dimension
+    assert store.models() == {"tfidf": 6} and store.vectors("tfidf")[0] == ["p1:s:00", "p1:s:09"]
+
+
+def test_watermark_and_sync_runs_are_stored(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    assert store.watermark("notion") is None
+    store.set_watermark("notion", "2026-04-08T13:55:00.000Z")
+    run = {"source": "notion", "kind": "full", "watermark_before": None, "watermark": "2026-04-08T13:55:00.000Z",
+           "ran_at": "2026-04-09T16:00:00.000Z", "requests": 65, "pages_reread": 40, "pages_removed": 0,
+           "chunks_new": 200, "chunks_updated": 0, "chunks_unchanged": 0, "chunks_deleted": 0, "chunks_total": 200,
+           "tokens_embedded": 50000}
+    store.add_sync_run(run)
+    assert store.watermark("notion") == "2026-04-08T13:55:00.000Z"
+    assert store.sync_runs()[0]["chunks_new"] == 200 and store.sync_runs()[0]["run"] == 1
