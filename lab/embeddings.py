@@ -1,0 +1,131 @@
+"""Dense embeddings from Voyage AI, called only when an API key is present.
+
+Batches of 128 texts, ``input_type`` "document" when indexing and "query" when asking (the
+model prefixes each differently), model and output dimension as parameters, ``Retry-After``
+honoured on 429, billed tokens summed from each response's ``usage``. The key is read from
+``VOYAGE_API_KEY`` and never printed: not in reprs, not in errors.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import requests
+
+from lab.clock import Clock, WallClock
+
+__all__ = ["VoyageEmbedder", "EmbeddingResult", "EmbeddingError", "voyage_from_env", "VOYAGE_KEY_ENV",
+           "VOYAGE_API_URL", "missing_key_message"]
+
+VOYAGE_KEY_ENV = "VOYAGE_API_KEY"
+VOYAGE_API_URL = "https://api.voyageai.com/v1/embeddings"
+INPUT_TYPES = ("document", "query")
+
+
+class EmbeddingError(RuntimeError):
+    """The embeddings API refused a request or kept failing."""
+
+
+@dataclass(frozen=True)
+class EmbeddingResult:
+    """Vectors in input order (float32, one row per text) and the tokens the API billed."""
+
+    vectors: np.ndarray
+    tokens: int
+    requests: int
+
+
+def missing_key_message(env: str = VOYAGE_KEY_ENV) -> str:
+    """The one line a lesson prints when the key is absent."""
+    return f"{env} is not set: Voyage AI is not called; the offline TF-IDF and LSA vectors stand in."
+
+
+class VoyageEmbedder:
+    """A small client for Voyage AI's embeddings endpoint.
+
+    Parameters
+    ----------
+    api_key : the secret (use :func:`voyage_from_env` to read it from the environment).
+    model, dimension : e.g. ``voyage-4`` and 1024 (also 256, 512, 2048 for that family).
+    batch_size : texts per request (the API accepts up to 1,000; 128 stays far from its limits).
+    """
+
+    def __init__(self, api_key: str, model: str = "voyage-4", dimension: int | None = 1024, batch_size: int = 128,
+                 url: str = VOYAGE_API_URL, session: requests.Session | None = None, clock: Clock | None = None,
+                 max_attempts: int = 5, timeout: float = 60.0) -> None:
+        if not api_key:
+            raise EmbeddingError(missing_key_message())
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self._key = api_key
+        self.model = model
+        self.dimension = dimension
+        self.batch_size = batch_size
+        self.url = url
+        self.session = session or requests.Session()
+        self.clock = clock or WallClock()
+        self.max_attempts = max_attempts
+        self.timeout = timeout
+
+    def __repr__(self) -> str:
+        return f"VoyageEmbedder(model={self.model!r}, dimension={self.dimension}, api_key='***')"
+
+    @property
+    def name(self) -> str:
+        """The model column this embedder's vectors are stored under (model plus dimension)."""
+        return f"{self.model}-{self.dimension}" if self.dimension else self.model
+
+    def embed(self, texts: Sequence[str], input_type: str) -> EmbeddingResult:
+        """Embed ``texts`` in batches; ``input_type`` is "document" (indexing) or "query"."""
+        if input_type not in INPUT_TYPES:
+            raise ValueError(f"input_type must be one of {INPUT_TYPES}, got {input_type!r}")
+        rows: list[list[float]] = []
+        tokens = requests_made = 0
+        for start in range(0, len(texts), self.batch_size):
+            body = {"input": list(texts[start:start + self.batch_size]), "model": self.model,
+                    "input_type": input_type}
+            if self.dimension:
+                body["output_dimension"] = self.dimension
+            payload, attempts = self._post(body)
+            requests_made += attempts
+            data = sorted(payload["data"], key=lambda item: item["index"])
+            rows += [item["embedding"] for item in data]
+            tokens += int(payload.get("usage", {}).get("total_tokens", 0))
+        vectors = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+        return EmbeddingResult(vectors, tokens, requests_made)
+
+    def embed_documents(self, texts: Sequence[str]) -> EmbeddingResult:
+        return self.embed(texts, "document")
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed([text], "query").vectors[0]
+
+    def _post(self, body: dict) -> tuple[dict, int]:
+        headers = {"Authorization": f"Bearer {self._key}", "Content-Type": "application/json"}
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                response = self.session.post(self.url, json=body, headers=headers, timeout=self.timeout)
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                if attempt == self.max_attempts:
+                    raise EmbeddingError(f"POST {self.url} failed after {attempt} attempts: "
+                                         f"{type(exc).__name__}") from None
+                self.clock.sleep(2 ** (attempt - 1))
+                continue
+            if response.status_code == 200:
+                return response.json(), attempt
+            if response.status_code in (429, 500, 502, 503, 504) and attempt < self.max_attempts:
+                retry_after = response.headers.get("Retry-After")
+                self.clock.sleep(float(retry_after) if retry_after else 2 ** (attempt - 1))
+                continue
+            detail = response.text[:200].replace(self._key, "***")
+            raise EmbeddingError(f"POST {self.url} answered {response.status_code} after {attempt} attempt(s): {detail}")
+        raise EmbeddingError(f"POST {self.url} kept failing after {self.max_attempts} attempts")
+
+
+def voyage_from_env(env: str = VOYAGE_KEY_ENV, **kwargs: object) -> VoyageEmbedder | None:
+    """An embedder if ``$VOYAGE_API_KEY`` is set, else ``None`` (and nothing is called)."""
+    key = os.environ.get(env, "").strip()
+    return VoyageEmbedder(key, **kwargs) if key else None

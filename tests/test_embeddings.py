@@ -1,0 +1,104 @@
+"""The Voyage AI client against a fake server on loopback: batches, input types, Retry-After."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+import pytest
+
+from lab.clock import SimulatedClock
+from lab.embeddings import EmbeddingError, VoyageEmbedder, missing_key_message, voyage_from_env
+
+KEY = "pa-test-secret-key-123"
+
+
+class FakeVoyage(BaseHTTPRequestHandler):
+    calls: list[dict] = []
+    fail_first_with_429 = False
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        FakeVoyage.calls.append({"body": body, "auth": self.headers.get("Authorization")})
+        if self.headers.get("Authorization") != f"Bearer {KEY}":
+            return self._send(401, {"detail": f"bad key {self.headers.get('Authorization')}"})
+        if FakeVoyage.fail_first_with_429 and len(FakeVoyage.calls) == 1:
+            return self._send(429, {"detail": "slow down"}, {"Retry-After": "3"})
+        dim = body.get("output_dimension", 8)
+        data = [{"object": "embedding", "index": i,
+                 "embedding": (np.ones(dim) * (len(text) + (0.5 if body["input_type"] == "query" else 0))).tolist()}
+                for i, text in enumerate(body["input"])]
+        self._send(200, {"object": "list", "data": list(reversed(data)), "model": body["model"],
+                         "usage": {"total_tokens": 10 * len(body["input"])}})
+
+    def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+        raw = json.dumps(payload).encode()
+        self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_url():
+    FakeVoyage.calls = []
+    FakeVoyage.fail_first_with_429 = False
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeVoyage)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1/embeddings"
+    server.shutdown()
+    server.server_close()
+
+
+def test_texts_go_in_batches_of_128_and_come_back_in_input_order(fake_url) -> None:
+    embedder = VoyageEmbedder(KEY, dimension=4, url=fake_url)
+    texts = [f"t{'x' * i}" for i in range(300)]
+    result = embedder.embed_documents(texts)
+    assert [len(c["body"]["input"]) for c in FakeVoyage.calls] == [128, 128, 44]
+    assert all(c["body"]["input_type"] == "document" and c["body"]["model"] == "voyage-4" for c in FakeVoyage.calls)
+    assert result.vectors.shape == (300, 4) and result.vectors.dtype == np.float32
+    assert [row[0] for row in result.vectors[:3]] == [1.0, 2.0, 3.0]
+    assert result.tokens == 3000 and result.requests == 3
+
+
+def test_queries_use_the_query_input_type_and_the_output_dimension(fake_url) -> None:
+    embedder = VoyageEmbedder(KEY, model="voyage-4-lite", dimension=256, url=fake_url)
+    vector = embedder.embed_query("¿lleva nuez?")
+    body = FakeVoyage.calls[0]["body"]
+    assert body["input_type"] == "query" and body["output_dimension"] == 256 and body["model"] == "voyage-4-lite"
+    assert vector.shape == (256,) and embedder.name == "voyage-4-lite-256"
+
+
+def test_a_429_waits_its_retry_after_then_succeeds(fake_url) -> None:
+    FakeVoyage.fail_first_with_429 = True
+    clock = SimulatedClock()
+    result = VoyageEmbedder(KEY, dimension=2, url=fake_url, clock=clock).embed_documents(["a", "b"])
+    assert clock.now() == 3.0 and result.requests == 2 and result.vectors.shape == (2, 2)
+
+
+def test_the_key_never_appears_in_reprs_or_errors(fake_url) -> None:
+    embedder = VoyageEmbedder(KEY, url=fake_url)
+    assert KEY not in repr(embedder)
+    wrong = VoyageEmbedder("pa-wrong-key", url=fake_url)
+    with pytest.raises(EmbeddingError) as caught:
+        wrong.embed_documents(["x"])
+    assert "401" in str(caught.value) and "pa-wrong-key" not in str(caught.value)
+
+
+def test_without_a_key_nothing_is_called(monkeypatch) -> None:
+    monkeypatch.delenv("VOYAGE_API_KEY", raising=False)
+    assert voyage_from_env() is None
+    assert missing_key_message() == ("VOYAGE_API_KEY is not set: Voyage AI is not called; the offline TF-IDF and "
+                                     "LSA vectors stand in.")
+    with pytest.raises(EmbeddingError, match="not set"):
+        VoyageEmbedder("")
+    with pytest.raises(ValueError, match="input_type"):
+        VoyageEmbedder(KEY).embed(["x"], "passage")
