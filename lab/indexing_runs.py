@@ -13,24 +13,15 @@ from typing import Any
 import pandas as pd
 
 from lab.client import NotionClient, Pacer, RetryPolicy, collect_paginated_api
-from lab.clock import SimulatedClock
-from lab.notion import LimitsConfig, NotionSimulator, Workspace, in_process_session
+from lab.notion import LimitsConfig, in_process_session
 from lab.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
 from lab.timeline import run_together
+from lab.workspaces import BATCH_INTEGRATION as BATCH_JOB
+from lab.workspaces import KB_INTEGRATION as INDEXER
+from lab.workspaces import bakery_simulator
 
-__all__ = ["IndexerRun", "bakery_simulator", "run_indexer", "summarise_run", "ContentionResult", "run_contention"]
+__all__ = ["IndexerRun", "run_indexer", "summarise_run", "ContentionResult", "run_contention"]
 
-INDEXER = "indexador"
-BATCH_JOB = "lote-nocturno"
-
-
-def bakery_simulator(seed: int = 0, limits: LimitsConfig | None = None,
-                     spec: dict[str, Any] | None = None, **kwargs: Any) -> NotionSimulator:
-    """A fresh simulator serving the bakery workspace (``data/workspace/bakery.json``)."""
-    if spec is None:
-        from lab.datasets.bakery import load_bakery_workspace
-        spec = load_bakery_workspace()
-    return NotionSimulator(Workspace.from_spec(spec, SimulatedClock()), seed=seed, limits=limits, **kwargs)
 
 
 @dataclass
