@@ -12,6 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
+from lab.notion.ids import object_id
 from lab.notion.richtext import rich_text
 from lab.notion.workspace import Block, DataSource, Integration, Page, Workspace
 
@@ -39,7 +40,13 @@ def _slug(title: str) -> str:
 
 
 def page_url(page: Page) -> str:
-    return f"https://www.notion.so/{_slug(page.title)}-{page.id.replace('-', '')}"
+    slug = _slug(page.title)
+    return f"https://www.notion.so/{slug + '-' if slug else ''}{page.id.replace('-', '')}"
+
+
+def _option_id(property_id: str, name: str) -> str:
+    """A stable id for a select option, whatever script its name is written in."""
+    return object_id("option", property_id, name)[:8]
 
 
 def _parent(parent_type: str, parent_id: str | None) -> dict[str, Any]:
@@ -60,7 +67,7 @@ def _properties(ws: Workspace, page: Page) -> dict[str, Any]:
             options = prop.get("options", [])
             color = _SELECT_COLORS[options.index(page.type) % len(_SELECT_COLORS)] if page.type in options else "default"
             props[name] = {"id": prop["id"], "type": "select",
-                           "select": {"id": prop["id"] + "-" + _slug(page.type), "name": page.type, "color": color}}
+                           "select": {"id": _option_id(prop["id"], page.type), "name": page.type, "color": color}}
         elif prop["type"] == "checkbox":
             props[name] = {"id": prop["id"], "type": "checkbox", "checkbox": page.publishable}
     return props
@@ -132,7 +139,7 @@ def data_source_object(ds: DataSource, version: str) -> dict[str, Any]:
     for name, prop in ds.properties.items():
         entry: dict[str, Any] = {"id": prop["id"], "name": name, "type": prop["type"]}
         if prop["type"] == "select":
-            entry["select"] = {"options": [{"id": prop["id"] + "-" + _slug(o), "name": o,
+            entry["select"] = {"options": [{"id": _option_id(prop["id"], o), "name": o,
                                             "color": _SELECT_COLORS[i % len(_SELECT_COLORS)]}
                                            for i, o in enumerate(prop.get("options", []))]}
         else:
