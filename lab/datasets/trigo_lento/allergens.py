@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import Block, bullet, callout, h1, h2, h3, p, quote
+from .blocks import Block, bold, bullet, callout, h1, h2, h3, p, quote
 from .outline import Outline
 from .phrasing import FILLER, some_of
 from .products import PRODUCTS, Product, join_es
@@ -66,8 +66,8 @@ def _nuts(rng: np.random.Generator) -> list[Block]:
           "La información sale de las fichas de producto: si una ficha cambia, esta lista cambia con ella el mismo "
           "día."),
         h2("Productos con nuez"),
-        p("Estas piezas llevan nuez en la receta. Ninguna se prepara en versión sin nuez, ni siquiera por "
-          "encargo:"),
+        p("Estas piezas llevan ", bold("nuez"), " en la receta. Ninguna se prepara en versión sin nuez, ni "
+          "siquiera por encargo:"),
         *[_carrier_line(product, "nuez") for product in _with("nuez")],
         p("En temporada también llevan nuez la capirotada de los viernes de Cuaresma, que lleva nuez y "
           "cacahuate entre las capas de bolillo, y la rosca de Reyes con relleno de nata y nuez, que se "
@@ -228,7 +228,9 @@ def _peanut_sesame_soy(rng: np.random.Generator) -> list[Block]:
           "La información de cada pieza sale de su ficha de producto y se revisa cada vez que cambia una receta o un "
           "proveedor. "
           "La página sirve para quienes tienen alergia a alguno de los tres y también para quienes compran para otra "
-          "persona, por ejemplo para la fiesta de un niño o para una oficina."),
+          "persona, por ejemplo para la fiesta de un niño o para una oficina. "
+          "Los tres se declaran en la sección «Alérgenos» de cada ficha, con las mismas palabras que la etiqueta del "
+          "lote."),
         h2("Cacahuate"),
         *[_carrier_line(product, "cacahuate") for product in _with("cacahuate")],
         p("El cacahuate se tuesta y se muele una vez por semana en un molino que no se usa para nada más, y "
@@ -247,7 +249,9 @@ def _peanut_sesame_soy(rng: np.random.Generator) -> list[Block]:
         p("El pan integral de semillas lleva ajonjolí dentro de la masa y encima de la barra, tostado en el obrador "
           "el mismo día. No lo hacemos sin ajonjolí porque la mezcla de semillas se prepara completa. "
           "Las otras semillas de la mezcla (linaza, girasol y pepita) no son alérgenos de declaración obligatoria, "
-          "pero aparecen en la lista de ingredientes de la ficha."),
+          "pero aparecen en la lista de ingredientes de la ficha. "
+          "Si tiene alergia a alguna de ellas, pregunte igual: la ficha dice dónde van y con qué otras piezas "
+          "comparten charola."),
         h2("Soya"),
         p("Ninguna receta lleva soya, lecitina de soya ni aceite de soya. Pero la harina integral de trigo "
           "que compramos se muele en un molino que también procesa soya, y su etiqueta lo advierte. Por "
@@ -270,7 +274,8 @@ def _peanut_sesame_soy(rng: np.random.Generator) -> list[Block]:
         h3("Piezas de temporada"),
         p("La capirotada de los viernes de Cuaresma lleva cacahuate y nuez entre las capas de bolillo. Ninguna otra "
           "pieza de temporada lleva cacahuate en la receta, pero en diciembre, cuando los polvorones se hacen al "
-          "doble, todo el pan declara trazas de cacahuate en las etiquetas de lote."),
+          "doble, todo el pan declara trazas de cacahuate en las etiquetas de lote. "
+          "Esa advertencia de temporada se agrega a las fichas el 1 de diciembre y se retira el 7 de enero."),
         h2("Si tiene alergia al cacahuate"),
         callout("El polvorón de cacahuate lleva cacahuate molido en toda la masa. Si hay alguien alérgico "
                 "en la mesa, no lo sirva ni lo comparta en la misma charola que otras piezas.", icon="🥜"),

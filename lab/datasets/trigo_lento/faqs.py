@@ -66,8 +66,8 @@ def _storage(rng: np.random.Generator) -> list[Block]:
         p("No se congelan el pastel de tres leches ni las galletas de avena ya horneadas. Las orejas y los "
           "polvorones no lo necesitan: duran semanas en un frasco bien cerrado. "
           "El pan de elote se congela en porciones hasta un mes y se recalienta directo en el horno."),
-        h3("¿Cómo descongelo sin que se humedezca?"),
-        p("Deje la pieza dentro de su bolsa a temperatura ambiente: una concha tarda unos 40 minutos y una "
+        p("¿Cómo descongelo sin que se humedezca? "
+          "Deje la pieza dentro de su bolsa a temperatura ambiente: una concha tarda unos 40 minutos y una "
           "baguette en trozos, una hora. Si la saca de la bolsa congelada, la humedad del aire se condensa "
           "en la corteza y queda chiclosa. El pay de queso se descongela 8 horas dentro del refrigerador, "
           "nunca fuera. "
@@ -83,8 +83,8 @@ def _storage(rng: np.random.Generator) -> list[Block]:
           "enfriarse. "
           "Nunca recaliente el pay de queso, el tres leches ni las orejas: los dos primeros se sirven fríos y las "
           "orejas sólo necesitan un golpe de horno si se ablandaron por la humedad."),
-        h3("¿El rol de canela se puede recalentar con el glaseado?"),
-        p("Sí. En horno a 160 °C durante 5 minutos el glaseado se ablanda pero no escurre. En microondas, 15 "
+        p("¿El rol de canela se puede recalentar con el glaseado? "
+          "Sí. En horno a 160 °C durante 5 minutos el glaseado se ablanda pero no escurre. En microondas, 15 "
           "segundos bastan; más tiempo lo derrite. "
           "Si lo compró sin glaseado para congelarlo, el glaseado se puede poner en casa después de recalentar."),
         h2("Piezas con crema, queso o relleno"),
@@ -147,20 +147,22 @@ def _allergies(rng: np.random.Generator) -> list[Block]:
           "respuesta mientras tanto."),
         p("En mostrador, pida que le muestren la etiqueta del lote, que tiene la misma lista que la ficha. Si la "
           "persona que le atiende no está segura, debe decirlo y llamar a Valeria; nadie del equipo puede contestar "
-          "de memoria que una pieza «no tiene» algo."),
+          "de memoria que una pieza «no tiene» algo. "
+          "Si la respuesta no le convence, puede pedir hablar con Valeria, que revisa las fichas con Don Ernesto cada "
+          "vez que cambia una receta."),
         h2("Gluten y celiaquía"),
-        h3("¿Tienen pan sin gluten?"),
-        p("No. Todo el obrador trabaja con harina de trigo y el polvo de harina está en el aire desde la "
+        p("¿Tienen pan sin gluten? "
+          "No. Todo el obrador trabaja con harina de trigo y el polvo de harina está en el aire desde la "
           "madrugada. El pan de elote no lleva harina de trigo, pero tampoco lo recomendamos a personas "
           "celíacas porque se hornea junto a todo lo demás. "
           "Tampoco tenemos harinas de arroz, de almendra ni mezclas sin gluten en el obrador, y no planeamos tenerlas "
           "mientras compartamos un solo espacio de trabajo. "
           "Si busca pan sin gluten, le recomendamos una panadería con obrador exclusivo; preferimos decírselo claro."),
-        h3("¿La avena de las galletas es sin gluten?"),
-        p("La avena no está certificada sin gluten y, además, las galletas llevan harina de trigo. No son "
+        p("¿La avena de las galletas es sin gluten? "
+          "La avena no está certificada sin gluten y, además, las galletas llevan harina de trigo. No son "
           "aptas para personas celíacas ni para quienes evitan el gluten por indicación médica."),
-        h3("¿El pay de queso tiene harina?"),
-        p("El relleno no lleva harina, pero la base es de galleta de mantequilla hecha con harina de trigo. "
+        p("¿El pay de queso tiene harina? "
+          "El relleno no lleva harina, pero la base es de galleta de mantequilla hecha con harina de trigo. "
           "Por eso el pay de queso sí tiene gluten. "
           "La galleta de la base la hacemos en el obrador con harina de trigo, mantequilla y azúcar."),
         h2("Leche, huevo y dietas veganas"),
@@ -174,8 +176,8 @@ def _allergies(rng: np.random.Generator) -> list[Block]:
           "El glaseado del rol de canela es de queso crema, así que también lleva leche. Los polvorones llevan "
           "mantequilla, aunque mucha gente cree que sólo llevan cacahuate y azúcar. "
           "Las galletas de avena llevan mantequilla y huevo, y el pan de elote lleva leche condensada y huevo."),
-        h3("¿Usan margarina o manteca?"),
-        p("Usamos mantequilla en casi todo. La concha lleva además un poco de manteca vegetal en la costra, "
+        p("¿Usan margarina o manteca? "
+          "Usamos mantequilla en casi todo. La concha lleva además un poco de manteca vegetal en la costra, "
           "que le da la textura de arena. No usamos manteca de cerdo. "
           "La manteca vegetal que usamos está libre de grasas trans y no lleva soya en su etiqueta."),
         h2("Cacahuate y ajonjolí"),
@@ -185,7 +187,8 @@ def _allergies(rng: np.random.Generator) -> list[Block]:
           "traer trazas de ajonjolí porque comparten charolas con el pan integral. "
           "La soya no va en ninguna receta, pero algunas harinas que compramos se muelen donde también se procesa "
           "soya; por eso el pan integral declara trazas de soya. La lista está en «Alérgenos: cacahuate, ajonjolí y "
-          "soya»."),
+          "soya». "
+          "El ajonjolí se declara aunque la norma no lo pida, porque varias clientas nos lo pidieron."),
         callout("Las preguntas de alergias por WhatsApp las contesta una persona del equipo con el texto de "
                 "la ficha. Si la ficha no lo dice, le decimos que no lo sabemos.", icon="💬"),
         p(f"{fill[0]} {fill[1]} {fill[2]}"),
@@ -220,14 +223,14 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
                p("El cambio se anunció en la tienda y en redes desde el 6 de marzo de 2026, dos semanas antes de "
                  "entrar en vigor.")),
         h2("Mover la fecha"),
-        h3("¿Puedo cambiar el día en lugar de cancelar?"),
-        p("Sí, una vez y sin costo, si avisa con al menos 48 horas de anticipación y la nueva fecha cae "
+        p("¿Puedo cambiar el día en lugar de cancelar? "
+          "Sí, una vez y sin costo, si avisa con al menos 48 horas de anticipación y la nueva fecha cae "
           "dentro de los siguientes 30 días. Un segundo cambio cuenta como cancelación. "
           "Por ejemplo, un pastel para el sábado 18 de abril se puede mover sin costo al domingo 26 si avisa a más "
           "tardar el jueves 16 a la misma hora de la recogida. "
           "La fecha nueva queda en la confirmación que le mandamos por WhatsApp, con el mismo folio."),
-        h3("¿Y si la fecha nueva ya está llena?"),
-        p("Le ofrecemos el día más cercano con lugar. Si ninguno le sirve, puede cancelar con las reglas "
+        p("¿Y si la fecha nueva ya está llena? "
+          "Le ofrecemos el día más cercano con lugar. Si ninguno le sirve, puede cancelar con las reglas "
           "normales de plazo, contadas desde la fecha original. "
           "Cambiar sólo la hora, dentro del mismo día, no cuenta como cambio de fecha y se puede hacer hasta 24 horas "
           "antes si hay lugar en el horno a esa hora."),
@@ -308,25 +311,25 @@ def _deliveries(rng: np.random.Generator) -> list[Block]:
         p("El pedido mínimo es de $250 en las zonas 1 y 2 y de $400 en la zona 3, que además sólo recibe "
           "de martes a viernes. Los pedidos se hacen hasta las 19:00 del día anterior; no hay entregas el "
           "mismo día."),
-        h3("¿Me lo pueden llevar a una hora exacta?"),
-        p("No podemos prometer una hora exacta, sólo la franja. Si es para un evento con hora fija, dígalo "
+        p("¿Me lo pueden llevar a una hora exacta? "
+          "No podemos prometer una hora exacta, sólo la franja. Si es para un evento con hora fija, dígalo "
           "al pedir y lo mandamos en el primer viaje de la mañana. "
           "En cada franja caben ocho entregas como máximo; si la suya ya está llena, le ofrecemos la siguiente o que "
           "recoja en tienda. "
           "Las franjas de los sábados de mayo y diciembre suelen llenarse con una semana de anticipación."),
         h2("El día de la entrega"),
-        h3("¿Puedo pagar al recibir?"),
-        p("No. El pago se hace antes de que salga el pedido, por transferencia o con liga de pago, porque "
+        p("¿Puedo pagar al recibir? "
+          "No. El pago se hace antes de que salga el pedido, por transferencia o con liga de pago, porque "
           "el repartidor no cobra ni lleva terminal. "
           "Las ligas de pago caducan a las 24 horas; si la suya caducó, pida otra por WhatsApp antes de la hora "
           "límite del pedido."),
-        h3("¿Qué pasa si no hay nadie en casa?"),
-        p("El repartidor espera 10 minutos y regresa a la tienda. Un segundo intento el mismo día cuesta "
+        p("¿Qué pasa si no hay nadie en casa? "
+          "El repartidor espera 10 minutos y regresa a la tienda. Un segundo intento el mismo día cuesta "
           "otra vez el envío; si no se puede, el pedido queda en mostrador hasta el cierre. "
           "Si sabe que no estará, díganos a quién dejarle el pedido o pida otra franja hasta la noche anterior. "
           "Cambiar la franja el mismo día sólo es posible si la nueva franja tiene lugar; pregúntelo por WhatsApp."),
-        h3("¿Suben hasta mi departamento?"),
-        p("Hasta un tercer piso sin elevador, sí. En edificios más altos sin elevador o en oficinas con "
+        p("¿Suben hasta mi departamento? "
+          "Hasta un tercer piso sin elevador, sí. En edificios más altos sin elevador o en oficinas con "
           "registro, entregamos en la recepción o en la puerta. "
           "Si hay un detalle para encontrar la puerta (el timbre no sirve, el portón es negro, hay que llamar al "
           "llegar), escríbalo en la plantilla del pedido. "
@@ -371,27 +374,28 @@ def _payments(rng: np.random.Generator) -> list[Block]:
                  "varias cajas de regalo, sí."),
                p("Los meses sin intereses se eligen en la liga de pago; no se pueden aplicar después a un pago que "
                  "ya se hizo.")),
-        h3("¿Puedo pagar una parte en efectivo y otra con tarjeta?"),
-        p("Sí, en mostrador se puede dividir el pago entre efectivo y tarjeta, o entre dos tarjetas. En encargos, el "
+        p("¿Puedo pagar una parte en efectivo y otra con tarjeta? "
+          "Sí, en mostrador se puede dividir el pago entre efectivo y tarjeta, o entre dos tarjetas. En encargos, el "
           "anticipo y el resto se pueden pagar con medios distintos: por ejemplo, el anticipo por transferencia y el "
           "resto con tarjeta al recoger. "
           "En pedidos a domicilio, en cambio, el pago se hace completo por un solo medio antes de que salga el "
           "repartidor."),
         h2("Anticipos"),
-        h3("¿Cuánto tengo que dejar de anticipo?"),
-        p("Si el encargo cuesta menos de $500, se paga completo al confirmarlo. Si cuesta $500 o más, deja "
+        p("¿Cuánto tengo que dejar de anticipo? "
+          "Si el encargo cuesta menos de $500, se paga completo al confirmarlo. Si cuesta $500 o más, deja "
           "la mitad y paga el resto al recoger. Por ejemplo, un pastel grande de $980 deja $490. "
           "Una caja de 6 roles de canela de $210 se paga completa al encargar, porque queda por debajo de $500. "
-          "Un encargo de exactamente $500 ya deja sólo la mitad: $250."),
-        h3("¿Cuánto tiempo tengo para pagar el anticipo?"),
-        p("24 horas desde que le mandamos el total y el folio. Si no llega el pago, el encargo se libera y "
+          "Un encargo de exactamente $500 ya deja sólo la mitad: $250. "
+          "Un encargo de $499, en cambio, se paga completo."),
+        p("¿Cuánto tiempo tengo para pagar el anticipo? "
+          "24 horas desde que le mandamos el total y el folio. Si no llega el pago, el encargo se libera y "
           "el lugar en el horno se ofrece a otra persona. "
           "Si pagó por transferencia y el dinero no aparece en 24 horas por una falla del banco, mándenos el "
           "comprobante y respetamos el encargo. "
           "El folio del encargo empieza con TL y aparece en la confirmación; úselo como referencia de la "
           "transferencia."),
-        h3("¿El envío cuenta para el anticipo?"),
-        p("No. El envío y el cargo por manejo de pastel se pagan completos junto con el anticipo y no "
+        p("¿El envío cuenta para el anticipo? "
+          "No. El envío y el cargo por manejo de pastel se pagan completos junto con el anticipo y no "
           "entran en el cálculo de la mitad. "
           "Un pedido a domicilio, además, se liquida completo antes de que salga el repartidor, porque él no cobra ni "
           "lleva terminal."),
@@ -440,7 +444,9 @@ def _cakes(rng: np.random.Generator) -> list[Block]:
         p("Lo que conviene saber antes de encargar un pastel o una caja de pan para una ocasión especial. "
           "Los pasteles se hacen sólo por encargo y se arman el mismo día de la recogida; en mostrador sólo hay "
           "rebanadas de tres leches los fines de semana y pay de queso por rebanada de miércoles a domingo. "
-          "Las reglas completas de anticipación, decoración y recogida están en la «Política de pedidos especiales»."),
+          "Las reglas completas de anticipación, decoración y recogida están en la «Política de pedidos especiales». "
+          "Para encargar, use la plantilla de WhatsApp de esa política: pide el producto con su clave, el tamaño, el "
+          "mensaje, las alergias y el día y la hora de recogida."),
         h2("Encargar un pastel"),
         toggle("¿Con cuántos días tengo que pedir un pastel?",
                p("Un pastel de tres leches o un pay entero, con al menos 72 horas antes de la recogida. Si "
@@ -466,11 +472,11 @@ def _cakes(rng: np.random.Generator) -> list[Block]:
           "El tres leches de chocolate se hace con el mismo bizcocho de vainilla, bañado con leche con cacao y "
           "cubierto con crema de cajeta. "
           "El sabor de chocolate cuesta lo mismo que el de vainilla en los tres tamaños."),
-        h3("¿Le pueden escribir un nombre?"),
-        p("Sí, un mensaje de hasta 30 caracteres sobre la crema, sin costo. La fotografía comestible cuesta "
+        p("¿Le pueden escribir un nombre? "
+          "Sí, un mensaje de hasta 30 caracteres sobre la crema, sin costo. La fotografía comestible cuesta "
           "$120, las velas de número $15 cada una y la caja de regalo con moño $45."),
-        h3("¿Pueden hacer un pastel de un personaje?"),
-        p("No hacemos figuras de personajes con derechos de autor. Podemos decorar con fruta, flores de "
+        p("¿Pueden hacer un pastel de un personaje? "
+          "No hacemos figuras de personajes con derechos de autor. Podemos decorar con fruta, flores de "
           "azúcar sencillas, chispas de colores o la fotografía comestible que usted nos mande. "
           "La imagen de la fotografía comestible se manda por WhatsApp con 5 días de anticipación y en buena "
           "resolución; no imprimimos imágenes con marcas ni personajes. "
@@ -486,8 +492,8 @@ def _cakes(rng: np.random.Generator) -> list[Block]:
           "refrigeración. "
           "Los pasteles entregados a domicilio viajan en camioneta, con geles refrigerantes de mayo a septiembre, y "
           "se entregan en la mano."),
-        h3("¿Puede recogerlo otra persona?"),
-        p("Sí; mándenos su nombre por WhatsApp antes. Si queda saldo pendiente, quien recoge lo paga en "
+        p("¿Puede recogerlo otra persona? "
+          "Sí; mándenos su nombre por WhatsApp antes. Si queda saldo pendiente, quien recoge lo paga en "
           "mostrador. "
           "No entregamos un encargo con saldo pendiente sin pagar, aunque la persona que recoge traiga el folio."),
         h2("Si alguien del festejo tiene alergias"),
@@ -536,7 +542,9 @@ def _hours(rng: np.random.Generator) -> list[Block]:
                  "25 de diciembre. Cuando un festivo tiene un horario distinto, lo anunciamos en un aviso "
                  "de temporada con dos semanas de anticipación. "
                  "Por ejemplo, el viernes 1 de mayo tiene horario especial: revise el aviso del puente antes de "
-                 "venir."),
+                 "venir. "
+                 "En Semana Santa, el Viernes Santo abrimos de 8:00 a 15:00, y el lunes 20 de abril, por el "
+                 "mantenimiento del horno, de 8:00 a 13:00 con menú reducido."),
                p("El 1 de enero y el 25 de diciembre la tienda está cerrada y no hay entregas.")),
         h2("Ubicación y cómo llegar"),
         p("Estamos en la calle Petén 318, local B, en la colonia Narvarte Poniente, alcaldía Benito Juárez. "
@@ -544,15 +552,18 @@ def _hours(rng: np.random.Generator) -> list[Block]:
           "Es un local en planta baja con toldo verde, entre una papelería y una farmacia; desde la banqueta se ve el "
           "horno a través de un vidrio. "
           "Del 20 al 24 de abril, por la obra de la banqueta, se entra por la puerta lateral junto a la farmacia; el "
-          "aviso de las obras explica cómo llegar con silla de ruedas o carriola."),
+          "aviso de las obras explica cómo llegar con silla de ruedas o carriola. "
+          "El resto del año, la rampa de la entrada principal está siempre libre y el mostrador tiene una sección "
+          "baja."),
         bullet("En metro: estación Eugenia de la línea 3, a siete minutos a pie."),
-        bullet("En metrobús: estación Etiopía - Plaza de la Transparencia de la línea 2 de Eje Central, a "
-               "doce minutos. "
-               "Desde la estación Etiopía se camina por Eugenia hacia el poniente y se da vuelta en Petén."),
+        bullet("Desde la estación Etiopía, también de la línea 3, son doce minutos a pie: se camina hacia el "
+               "sur y se da vuelta en Eugenia hasta llegar a Petén."),
         bullet("En bicicleta: hay un biciestacionamiento frente a la tienda y una estación de Ecobici a "
                "media cuadra. "
                "Hay dos racks de bicicleta frente a la puerta, aunque del 20 al 24 de abril se retiran por la obra de "
                "la banqueta."),
+        bookmark("https://ecobici.cdmx.gob.mx/", "Ecobici: mapa de estaciones; la más cercana está a media cuadra "
+                 "de la tienda."),
         bullet("En coche: no tenemos estacionamiento; en la calle hay parquímetros de lunes a sábado."),
         h2("Horas con menos fila"),
         p("Entre semana la tienda está más tranquila de 10:00 a 13:00 y de 15:00 a 18:00. Los sábados, "
@@ -560,8 +571,8 @@ def _hours(rng: np.random.Generator) -> list[Block]:
           "rol de canela y los cuernitos suelen terminarse antes del mediodía en fin de semana. "
           "Si viene por algo en particular, pregunte por WhatsApp antes de salir de casa si todavía hay, o apártelo. "
           "Los lunes, en cambio, casi no hay fila en todo el día."),
-        h3("¿Puedo apartar pan por teléfono?"),
-        p("Puede apartar por WhatsApp hasta 6 piezas del día para recoger en las siguientes dos horas, sin "
+        p("¿Puedo apartar pan por teléfono? "
+          "Puede apartar por WhatsApp hasta 6 piezas del día para recoger en las siguientes dos horas, sin "
           "anticipo. Para más piezas o para otro día, es un encargo normal. "
           "Lo apartado que no se recoge en esas dos horas vuelve a la vitrina sin aviso. "
           "Para apartar, mande el nombre de las piezas, la cantidad y su nombre; le contestamos con la hora límite "
@@ -575,9 +586,10 @@ def _hours(rng: np.random.Generator) -> list[Block]:
           "No hay servicio de cocina: sólo pan, galletas, postres y bebidas calientes. Se puede traer comida de fuera "
           "a la terraza sin problema. "
           "Si viene en grupo de más de ocho personas, avísenos y juntamos dos mesas."),
-        h3("¿Tienen baño para clientes?"),
-        p("Sí, en el fondo de la tienda, con cambiador para bebés. Está disponible para clientes durante todo el "
-          "horario de la tienda; en hora pico puede haber una pequeña fila."),
+        p("¿Tienen baño para clientes? "
+          "Sí, en el fondo de la tienda, con cambiador para bebés. Está disponible para clientes durante todo el "
+          "horario de la tienda; en hora pico puede haber una pequeña fila. "
+          "También hay una silla alta para niños que se pide en mostrador."),
         h2("Contacto"),
         p("El WhatsApp de la tienda atiende de lunes a sábado de 8:00 a 19:00 y los domingos de 8:00 a "
           "14:00, y contesta en menos de 30 minutos dentro de ese horario. El número está en la puerta, en "
@@ -628,18 +640,18 @@ def _wholesale(rng: np.random.Generator) -> list[Block]:
           "Si un producto cambia de receta, la nota lo marca durante una semana con la leyenda «receta nueva». "
           "Las cuentas de mayoreo reciben además un aviso por WhatsApp cuando cambia un alérgeno de una pieza que "
           "compran."),
-        h3("¿Qué pasa con las cajas?"),
-        p("El pan llega en cajas de plástico retornables. El repartidor recoge las del día anterior; una "
+        p("¿Qué pasa con las cajas? "
+          "El pan llega en cajas de plástico retornables. El repartidor recoge las del día anterior; una "
           "caja que no se devuelve en una semana se cobra a $180. "
           "Los faltantes y las piezas dañadas se reportan en el grupo antes de las 10:00 del mismo día y se reponen "
           "en la siguiente entrega o se descuentan de la factura. Lo que no se vendió no se devuelve."),
-        h3("¿Puedo cancelar un pedido de mayoreo?"),
-        p("Sin cargo hasta 72 horas antes de la entrega; entre 72 y 48 horas se cobra la mitad, y con menos "
+        p("¿Puedo cancelar un pedido de mayoreo? "
+          "Sin cargo hasta 72 horas antes de la entrega; entre 72 y 48 horas se cobra la mitad, y con menos "
           "de 48 horas, completo. Un pedido recurrente se suspende con una semana de aviso. "
           "Los pedidos recurrentes se pueden pausar hasta cuatro semanas al año sin perder la cuenta, por ejemplo en "
           "vacaciones escolares."),
-        h3("¿Qué pasa si un día no necesito pan?"),
-        p("Avise en el grupo de la cuenta con 72 horas para cancelar sin cargo. Si su negocio cierra un día festivo, "
+        p("¿Qué pasa si un día no necesito pan? "
+          "Avise en el grupo de la cuenta con 72 horas para cancelar sin cargo. Si su negocio cierra un día festivo, "
           "díganoslo al inicio del mes y lo sacamos de la ruta; no hace falta avisar cada semana."),
         h2("Cómo ofrecer nuestro pan"),
         p("El pan de mayoreo llega temprano para que su negocio lo venda el mismo día. Recomendamos no guardar los "
@@ -666,7 +678,8 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
         p("Dudas sobre la masa madre, la fermentación larga y por qué el pan de Trigo Lento se llama así. "
           "El nombre de la panadería viene de ahí: el trigo se trabaja lento, con fermentaciones de muchas horas, y "
           "eso se nota en el sabor y en cuánto dura el pan. "
-          "Don Ernesto dice que el ingrediente que más le cuesta a la panadería no es la mantequilla sino el tiempo."),
+          "Don Ernesto dice que el ingrediente que más le cuesta a la panadería no es la mantequilla sino el tiempo. "
+          "Por eso la baguette cuesta $45 y no lo que cuesta un bolillo: casi dos días de proceso por pieza."),
         h2("La masa madre"),
         toggle("¿Qué es la masa madre?",
                p("Es una mezcla de harina y agua donde viven levaduras y bacterias silvestres que hacen "
@@ -694,8 +707,8 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
           "La concha, el rol y el cuernito fermentan toda la noche en frío con poca levadura, que también es una "
           "forma de fermentación lenta, aunque no sea con masa madre. "
           "La diferencia es que la levadura comercial da un sabor más neutro, que es lo que queremos en el pan dulce."),
-        h3("¿Por qué la baguette sale hasta el mediodía?"),
-        p("Porque la masa se forma en la mañana después de pasar la noche en frío, y el horno a 240 °C "
+        p("¿Por qué la baguette sale hasta el mediodía? "
+          "Porque la masa se forma en la mañana después de pasar la noche en frío, y el horno a 240 °C "
           "tarda en recuperarse entre tandas. La primera charola sale hacia las 12:00 todos los días. "
           "Salen unas 45 baguettes al día y la mitad ya está apartada por encargos; el resto suele acabarse hacia las "
           "cinco de la tarde. "
@@ -707,10 +720,11 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
           "Por cada 100 g, la baguette aporta unas 250 kcal, 1 g de grasa, 51 g de carbohidratos y 9 g de proteína, "
           "según un cálculo con tablas de referencia. "
           "No tiene azúcar añadida ni grasa, y su sal es de mar, de Colima."),
-        h3("¿El pan de masa madre es apto para celíacos?"),
-        p("No. La fermentación larga no elimina el gluten del trigo. La baguette es puro trigo y no es apta "
+        p("¿El pan de masa madre es apto para celíacos? "
+          "No. La fermentación larga no elimina el gluten del trigo. La baguette es puro trigo y no es apta "
           "para personas celíacas. "
-          "Tampoco lo es ningún otro pan del obrador, que trabaja con harina de trigo todo el día."),
+          "Tampoco lo es ningún otro pan del obrador, que trabaja con harina de trigo todo el día. "
+          "La lista completa de piezas con gluten está en «Alérgenos: gluten y cereales»."),
         h2("Baguette para restaurantes"),
         p("Los restaurantes con cuenta de mayoreo pueden pedir baguette y hogaza de masa madre en piezas de 1 kg, "
           "con un precio por kilo que se acuerda cada seis meses. Como la masa fermenta 18 horas, estos pedidos se "
@@ -726,8 +740,8 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
         p("Si quiere hacer pan en casa con nuestra masa madre, aliméntela con partes iguales de harina y "
           "agua (50 g de cada una) cada 12 horas durante tres días antes de usarla. La primera vez suele "
           f"salir más densa: es normal. {fill[0]} {fill[1]} {fill[2]}"),
-        h3("¿Venden harina o masa cruda?"),
-        p("No vendemos harina ni masa cruda de pan; la masa madre que regalamos los sábados es lo único que sale del "
+        p("¿Venden harina o masa cruda? "
+          "No vendemos harina ni masa cruda de pan; la masa madre que regalamos los sábados es lo único que sale del "
           "obrador sin hornear. Si quiere la harina de molino de piedra que usamos, le pasamos el contacto del "
           "molino de Tlaxcala. "
           "Vende por costal de 25 kg; para cantidades pequeñas, algunas tiendas de la colonia Del Valle la venden por "
@@ -773,8 +787,8 @@ def _gifts(rng: np.random.Generator) -> list[Block]:
           "En esos pedidos, Valeria confirma también la hora de entrega y quién recibe en el lugar del evento. "
           "Para eventos fuera de nuestras zonas de reparto, las charolas se recogen en tienda; podemos prepararlas "
           "con hielo seco si llevan piezas con crema."),
-        h3("¿Pueden poner etiquetas con los alérgenos?"),
-        p("Sí, en los pedidos para eventos ponemos una tarjeta por charola con el nombre de la pieza y sus "
+        p("¿Pueden poner etiquetas con los alérgenos? "
+          "Sí, en los pedidos para eventos ponemos una tarjeta por charola con el nombre de la pieza y sus "
           "alérgenos declarados, copiados de la ficha. Es útil cuando hay invitados con alergias. "
           "Recuerde que los brownies y los mini roles llevan nuez en la receta; si hay invitados alérgicos, conviene "
           "pedirlos en una charola aparte. "
@@ -800,10 +814,11 @@ def _gifts(rng: np.random.Generator) -> list[Block]:
           "Para más de 50 cajas, escríbanos en octubre: el obrador planea diciembre con un mes de anticipación. "
           "Las cajas de empresa llevan una etiqueta con los alérgenos declarados de cada pieza; los brownies llevan "
           "nuez, y se puede pedir la caja sin brownies, con orejas y polvorones."),
-        h3("¿Pueden poner el logo de mi empresa?"),
-        p("No imprimimos logos en las piezas ni en las cajas, pero sí podemos poner su tarjeta o una etiqueta que "
+        p("¿Pueden poner el logo de mi empresa? "
+          "No imprimimos logos en las piezas ni en las cajas, pero sí podemos poner su tarjeta o una etiqueta que "
           "usted nos entregue con una semana de anticipación. La fotografía comestible sólo se usa en pasteles, no "
           "en cajas de piezas."),
+        p(""),
         divider(),
         p("¿Y si el regalo no le gusta a quien lo recibe? Las piezas no se cambian, pero si algo llegó mal, quien "
           "lo recibió puede escribirnos con la foto y el nombre de quien lo mandó, y lo resolvemos como cualquier "

@@ -234,7 +234,9 @@ def _valentine(rng: np.random.Generator) -> list[Block]:
           "especiales sólo para esa semana, del martes 10 al sábado 14 de febrero. "
           "Fuera de esas fechas las galletas de corazón y las conchas rosas no se hacen, aunque se pidan por encargo; "
           "la caja de brownies sí se puede encargar todo el año. "
-          "El año pasado vendimos 180 cajas y se acabaron el jueves 12; este año hicimos lugar en el horno para 250."),
+          "El año pasado vendimos 180 cajas y se acabaron el jueves 12; este año hicimos lugar en el horno para 250. "
+          "Las piezas de temporada se suman al menú de siempre: esa semana hay conchas, roles y brownies como "
+          "cualquier otra, y la vitrina se reorganiza para que las cajas de regalo no tapen el pan del día."),
         h2("Piezas de temporada"),
         bullet("Galletas de corazón con chispas de chocolate: $20 la pieza o $110 la bolsa de 6."),
         bullet("Caja de San Valentín (6 galletas de corazón y 2 brownies de cacao y nuez): $220."),
@@ -247,13 +249,17 @@ def _valentine(rng: np.random.Generator) -> list[Block]:
           "color es más pálido que el de otras panaderías. "
           "Los pasteles de corazón son de tres leches de vainilla con fresa, con los alérgenos de su ficha: gluten, "
           "leche y huevo, y trazas de nuez y almendra. "
-          "Las piezas de San Valentín se venden del martes 10 al sábado 14; no se guardan para la semana siguiente."),
+          "Las piezas de San Valentín se venden del martes 10 al sábado 14; no se guardan para la semana siguiente. "
+          "Las galletas de corazón llevan la misma masa que las galletas de temporada de Navidad, con chispas de "
+          "chocolate semiamargo; por eso no tienen la avena ni las pasas de las galletas del menú fijo."),
         h2("Encargos"),
         p("Las cajas de San Valentín y los pasteles de corazón se encargan hasta el miércoles 11 de febrero "
           "a las 19:00, con las reglas de anticipo de siempre: los encargos de menos de $500 se pagan "
           "completos y los de $500 o más dejan la mitad. "
           "Una caja de San Valentín de $220 se paga completa al encargar; tres cajas, que suman $660, dejan $330 de "
-          "anticipo. Las cancelaciones siguen la política de siempre: sin costo hasta 48 horas antes de la recogida."),
+          "anticipo. Las cancelaciones siguen la política de siempre: sin costo hasta 48 horas antes de la recogida. "
+          "Para cajas encargadas para el sábado 14, eso significa cancelar a más tardar el jueves 12 a la hora de "
+          "recogida."),
         p("El sábado 14 sólo habrá cajas de San Valentín por encargo; en mostrador venderemos galletas "
           "sueltas y en bolsa mientras duren. Se pueden poner tarjetas escritas a mano sin costo. "
           "Para recoger las cajas encargadas el sábado 14 habrá una mesa aparte junto a la puerta, de 8:00 a 20:00, "
@@ -289,7 +295,9 @@ def _oven_service(rng: np.random.Generator) -> list[Block]:
           "El técnico viene de Guadalajara y trae las refacciones que pedimos con un mes de anticipación; si alguna "
           "no llega, la revisión se hace igual y sólo se cambia lo que haya. "
           "El horno pequeño de convección, que usamos para galletas y polvorones, sí funciona ese día; por eso hay "
-          "galletas."),
+          "galletas. "
+          "El técnico revisa también la campana de extracción y la instalación de gas, y deja un reporte que "
+          "guardamos con los papeles de protección civil."),
         p("El lunes 20 de abril la tienda abre de 8:00 a 13:00, con menú reducido: café, galletas de "
           "avena, polvorones, orejas y el pan integral del sábado. No habrá conchas, roles, cuernitos, "
           "baguette ni pay de queso. "
@@ -309,17 +317,23 @@ def _oven_service(rng: np.random.Generator) -> list[Block]:
           "domicilio. El martes 21 las entregas empiezan a las 12:00 en lugar de las 10:00. "
           "La franja de mañana del martes 21 no existe; quienes la habían elegido pasan a la franja de mediodía, de "
           "13:00 a 16:00, sin costo extra. "
-          "Las entregas del miércoles 22 en adelante no cambian."),
+          "Las entregas del miércoles 22 en adelante no cambian. "
+          "Los pedidos a domicilio del sábado 18 salen con normalidad, y conviene pedirlos temprano porque es el "
+          "último día con pan completo antes del mantenimiento."),
         h3("Cuentas de mayoreo"),
         p("El martes 21 de abril no hay reparto de mayoreo por la mañana; los pedidos de ese día se "
           "entregan el sábado 18 junto con el del sábado, o el martes a las 12:00, como elija cada cuenta. "
           "Cada cuenta ya eligió una de las dos opciones en su grupo de WhatsApp; las que no contestaron reciben el "
-          "martes a las 12:00."),
+          "martes a las 12:00. "
+          "El aviso a las cuentas se mandó el lunes 30 de marzo, tres semanas antes, con la lista de lo que no habrá "
+          "ese día."),
         h3("Por qué avisamos con tanta anticipación"),
         p("Un lunes sin horno cambia los pedidos de mayoreo, los encargos de dos días y lo que hay en la vitrina. "
           "Publicamos este aviso tres semanas antes para que nadie se entere en la puerta, y para que las cuentas de "
           "mayoreo puedan pedir un día antes lo que necesiten. "
-          "Los cambios de este tipo se publican en la base de conocimiento, en la puerta y en redes el mismo día."),
+          "Los cambios de este tipo se publican en la base de conocimiento, en la puerta y en redes el mismo día. "
+          "Si tiene una duda sobre un encargo de esos días, escríbanos por WhatsApp con su folio y le contestamos con "
+          "la fecha nueva."),
         h2("Cómo vamos"),
         todo("Confirmar la fecha con el técnico del horno.", True),
         todo("Avisar a las cuentas de mayoreo.", True),
@@ -366,7 +380,9 @@ def _sidewalk_works(rng: np.random.Generator) -> list[Block]:
           "la esquina de Eugenia para que no tenga que estacionarse. Mencione su folio en el mensaje. "
           "Para pasteles grandes y charolas para eventos, le sugerimos la entrega a domicilio durante esas semanas: "
           "el envío cuesta lo de siempre y el repartidor sale por la puerta lateral. "
-          "Si prefiere recoger, pida al encargar la hora en que pasará y tendremos todo listo en la puerta lateral."),
+          "Si prefiere recoger, pida al encargar la hora en que pasará y tendremos todo listo en la puerta lateral. "
+          "Los encargos de pastel durante la obra se entregan con la caja dentro de una bolsa grande, para "
+          "protegerlos del polvo de la calle."),
         h2("Horario y entregas"),
         p("El horario de la tienda no cambia y las entregas a domicilio salen como siempre; el repartidor "
           "sale por la puerta lateral. Puede haber ruido y polvo entre las 9:00 y las 17:00, así que las "
@@ -382,7 +398,9 @@ def _sidewalk_works(rng: np.random.Generator) -> list[Block]:
           "a cerrar algún día? No está previsto; si la alcaldía necesitara cerrar el paso por completo, lo "
           "avisaremos aquí con al menos un día de anticipación. ¿Siguen los parquímetros? Sólo en las cuadras que no "
           "están en obra. "
-          "¿Se ensucia el pan? No: la vitrina está cerrada y el obrador trabaja de noche, cuando no hay obra."),
+          "¿Se ensucia el pan? No: la vitrina está cerrada y el obrador trabaja de noche, cuando no hay obra. "
+          "¿Hay descuento por las molestias? No, pero el café de la semana del 20 al 24 de abril cuesta $5 menos para "
+          "llevar."),
         divider(),
         p(f"Gracias por la paciencia; cuando terminen, la banqueta será más ancha y tendrá una rampa nueva. "
           f"{fill[1]} {fill[2]}"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import (Block, bold, bullet, callout, code, code_run, columns, divider, equation, h1, h2, h3,
+from .blocks import (Block, bold, bullet, callout, code, code_run, columns, divider, equation, h1, h2, h3, link,
                      numbered, p, quote, synced_original, table, todo)
 from .outline import Outline
 from .phrasing import FILLER, some_of
@@ -82,7 +82,12 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
                  "nadie en 30 minutos dentro del horario de atención, vuelva a escribir o llame a la tienda."),
         numbered("El reembolso se hace por el mismo medio con el que pagó el anticipo, en un máximo de 5 días "
                  "hábiles; si lo prefiere, el monto queda como saldo a favor por 60 días. "
-                 "El saldo a favor se usa con el folio del encargo cancelado, en mostrador o en otro encargo."),
+                 "El saldo a favor se usa con el folio del encargo cancelado, en mostrador o en otro encargo.",
+                 children=[
+                     bullet("Transferencia o liga de pago: se devuelve a la misma cuenta o tarjeta."),
+                     bullet("Efectivo en mostrador: se recoge en la tienda con el folio, o se transfiere a una "
+                            "cuenta a su nombre."),
+                 ]),
         p("Vale la hora en que llega el mensaje, no la hora en que lo leemos. Los mensajes que llegan fuera "
           "del horario de atención cuentan con la hora de llegada, aunque se contesten a la mañana siguiente."),
         p("Reducir un encargo también es cancelar, sólo que en parte. Si encargó 24 roles y a dos días de la "
@@ -279,7 +284,9 @@ def _payments(rng: np.random.Generator) -> list[Block]:
                "Si el pago se hace en fin de semana por un banco que tarda en reflejarlo, el encargo se respeta con "
                "el comprobante."),
         bullet("Pago con código QR del banco en mostrador. "
-               "Funciona con la aplicación de cualquier banco que acepte cobros con código QR."),
+               "Funciona con la aplicación de cualquier banco que acepte cobros con código QR. "
+               "El código aparece en la pantalla de la caja con el total de su compra, y el ticket se imprime en "
+               "cuanto el banco confirma el pago."),
         p("No aceptamos cheques, vales de despensa ni pagos en criptomonedas. Las compras con tarjeta no "
           "tienen monto mínimo y no cobramos comisión. "
           "Tampoco cobramos por pagar con liga de pago; la liga llega por WhatsApp con el total y el folio del "
@@ -410,6 +417,7 @@ def _special_orders(rng: np.random.Generator) -> list[Block]:
           "si se puede. Lo que no esté en la confirmación no forma parte del encargo. "
           "Revise la confirmación con calma: ahí vienen el producto, el tamaño, el mensaje, el día y la hora. Si algo "
           "está mal, dígalo en ese momento; corregirlo después puede ya no ser posible."),
+        p(""),
         h2("Decoración y personalización"),
         p("El mensaje escrito sobre el pastel, de hasta 30 caracteres, no tiene costo. La fotografía "
           "comestible cuesta $120 y necesita la imagen en buena resolución con 5 días de anticipación. Las "
@@ -733,9 +741,9 @@ def _returns(rng: np.random.Generator) -> list[Block]:
           "a esa canasta: lo que sobra de ellos no se vende. "
           "Las piezas con fecha de ayer llevan una etiqueta amarilla, para que nadie las confunda con el pan del día."),
         h2("Si no quedó conforme"),
-        p("Si después de hablar con nosotros no está de acuerdo con la solución, puede acudir a la "
-          "Procuraduría Federal del Consumidor (Profeco). Preferimos resolverlo antes, pero es su derecho "
-          f"y se lo decimos con gusto. {fill[0]}"),
+        p("Si después de hablar con nosotros no está de acuerdo con la solución, puede acudir a la ",
+          link("Procuraduría Federal del Consumidor (Profeco)", "https://www.gob.mx/profeco"),
+          f". Preferimos resolverlo antes, pero es su derecho y se lo decimos con gusto. {fill[0]}"),
         p("Cada queja queda anotada con la fecha, el producto y la solución. Una vez al mes Valeria revisa "
           f"esa lista con el equipo para corregir lo que se repite. {fill[1]} {fill[2]}"),
     ]

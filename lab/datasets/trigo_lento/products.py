@@ -138,7 +138,9 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("La receta llegó a Trigo Lento en 2021, cuando Valeria insistió en tener algo para los domingos en "
                "familia. Don Ernesto hizo once pruebas antes de aceptar el glaseado de queso crema; la primera "
-               "versión llevaba pasas y nadie las quería."),
+               "versión llevaba pasas y nadie las quería. "
+               "Desde entonces la receta sólo ha cambiado una vez: en 2024 se agregó la nuez sobre el glaseado, "
+               "además de la del relleno."),
         daily=60, sellout='los sábados suelen acabarse antes de la una de la tarde',
         process=("La masa se amasa la tarde anterior y fermenta toda la noche en frío. En la mañana se extiende en "
                  "una plancha de un metro, se unta la mantequilla con el azúcar y la canela, se reparte la nuez y "
@@ -201,7 +203,8 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("Es la pieza con la que Don Ernesto aprendió el oficio, a los catorce años, en una panadería de la "
                "colonia Portales. Dice que una buena concha se reconoce porque la costra no se despega al morderla "
-               "y porque la masa huele a mantequilla, no a esencia."),
+               "y porque la masa huele a mantequilla, no a esencia. "
+               "En Trigo Lento se vende desde el primer día, en 2019, y nunca ha faltado en la vitrina."),
         daily=220, sellout='casi nunca se acaban, porque se hornean cuatro tandas',
         process=("La masa de yema se hace a las cinco de la mañana. Las bolitas se cubren con un disco de costra y "
                  "se marcan con un molde de latón que era del padre de Don Ernesto. Fermentan una hora más y entran "
@@ -256,7 +259,8 @@ PRODUCTS: tuple[Product, ...] = (
             ("huevo", "en el barniz que le da el color dorado"),
         ),
         story=("Lo agregamos al mostrador en 2022, a petición de los vecinos que trabajan desde casa y bajan por un "
-               "café a media mañana. Al principio salían veinte al día; hoy son casi noventa los fines de semana."),
+               "café a media mañana. Al principio salían veinte al día; hoy son casi noventa los fines de semana. "
+               "El relleno de jamón y queso se agregó un año después, para los desayunos de oficina."),
         daily=70, sellout='entre semana alcanzan hasta la tarde, pero el domingo se terminan hacia el mediodía',
         process=("La mantequilla fría se encierra en la masa y se dobla tres veces con reposos de una hora en el "
                  "refrigerador. El tercer día se corta en triángulos, se enrolla, fermenta dos horas a 26 °C y se "
@@ -306,7 +310,8 @@ PRODUCTS: tuple[Product, ...] = (
             ("leche", "en la mantequilla laminada"),
         ),
         story=("Las orejas nacieron para no tirar los recortes del hojaldre y se quedaron porque los niños del "
-               "edificio de enfrente las piden por nombre. Son la pieza con menos desperdicio de todo el obrador."),
+               "edificio de enfrente las piden por nombre. Son la pieza con menos desperdicio de todo el obrador. "
+               "La lata de orejas chicas nació en 2023 como regalo de Navidad y se quedó todo el año."),
         daily=80, sellout='suelen quedar algunas hasta el cierre',
         process=("Los recortes de hojaldre se juntan, se estiran con azúcar en lugar de harina y se doblan desde "
                  "las dos orillas hacia el centro. Se cortan en rebanadas de un centímetro y se hornean "
@@ -359,7 +364,9 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("La masa madre de esta baguette se llama Lupita y tiene su propio frasco en el refrigerador del "
                "obrador. Cuando Don Ernesto sale de vacaciones, alguien del equipo se encarga de alimentarla dos "
-               "veces al día con harina y agua."),
+               "veces al día con harina y agua. "
+               "La primera baguette salió en 2019, y durante meses Don Ernesto tiró la mitad de las tandas hasta que "
+               "la fermentación quedó como quería."),
         daily=45, sellout='la mitad ya está apartada por encargos y el resto se acaba hacia las cinco de la tarde',
         process=("La masa se mezcla a mediodía, recibe cuatro pliegues durante la tarde y pasa la noche a 4 °C. Al "
                  "día siguiente se divide, se forma a mano, se le hace el corte con navaja y se hornea con vapor a "
@@ -415,7 +422,8 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("Empezó como pan para el desayuno del equipo y pasó al mostrador cuando varias clientas preguntaron "
                "por qué no se vendía. Es el único pan de caja que hacemos, y en mostrador se ofrece rebanado o "
-               "entero."),
+               "entero. "
+               "Se hornea en moldes de 30 cm, y cada barra se pesa antes de entrar al horno para que todas den 750 g."),
         daily=25, sellout='se aparta casi todo por encargo los martes y jueves',
         process=("Las semillas se remojan la noche anterior para que no le roben agua a la masa. La masa se hace "
                  "con levadura y un poco de masa madre, se mete en moldes de caja engrasados con aceite y se hornea "
@@ -467,7 +475,9 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("La receta es de la tía de Valeria, que lo vendía por rebanadas en una fonda de Coyoacán. Lo único "
                "que cambió Don Ernesto fue la galleta de la base, que ahora se hace en el obrador en lugar de "
-               "comprarse."),
+               "comprarse. "
+               "En Trigo Lento se vende desde 2020, y es el postre que más piden las oficinas para los cumpleaños del "
+               "mes."),
         daily=48, sellout='el domingo conviene apartar, porque se termina antes de las tres',
         process=("La base de galleta se hornea sola diez minutos. Después se vierte el relleno batido a mano, sin "
                  "aire, y el pay se hornea a baño maría a 150 °C durante una hora. Se deja enfriar dentro del horno "
@@ -525,7 +535,8 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("Fue el primer pastel por encargo de Trigo Lento, en 2019, para la boda de una vecina de la calle "
                "Petén. Desde entonces es el que más sale para cumpleaños, bautizos y primeras comuniones, sobre "
-               "todo en mayo."),
+               "todo en mayo. "
+               "En mayo de 2025 se hicieron 290 pasteles, casi el doble que en un mes normal."),
         daily=12, sellout='no se vende en mostrador entero; se hacen unos doce pasteles por día como máximo',
         process=("El bizcocho se hornea un día antes y reposa tapado. El día de la recogida se baña con las tres "
                  "leches en dos tiempos, se rellena con fruta, se cubre con crema batida y se decora. Un pastel "
@@ -583,7 +594,8 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("Lo desarrolló Valeria con Don Ernesto durante la pandemia, cuando la tienda vendía por ventanilla y "
                "hacían falta piezas que aguantaran un envío. Se quedó en el menú porque las empresas vecinas lo "
-               "piden para regalar a fin de año."),
+               "piden para regalar a fin de año. "
+               "En diciembre de 2025 salieron más de 200 cajas de 9 brownies para empresas."),
         daily=54, sellout='rara vez se acaba, salvo en diciembre y en San Valentín',
         process=("El chocolate se funde con la mantequilla a fuego bajo, se bate con el azúcar y los huevos hasta "
                  "que se aclara y al final se incorporan la harina, el cacao y la nuez. Se hornea en charola a 170 "
@@ -634,7 +646,8 @@ PRODUCTS: tuple[Product, ...] = (
             ("leche", "en la mantequilla"),
         ),
         story=("La mamá de Don Ernesto lo vendía en su puesto del mercado de Jamaica en los años setenta. La única "
-               "concesión a los tiempos es la etiqueta con los alérgenos que ahora lleva cada bolsa."),
+               "concesión a los tiempos es la etiqueta con los alérgenos que ahora lleva cada bolsa. "
+               "Don Ernesto dice que es la única receta que nunca se atrevería a cambiar."),
         daily=160, sellout='duran todo el día; en diciembre se hacen el doble',
         process=("El cacahuate se tuesta en el horno, se deja enfriar y se muele con el azúcar hasta que queda como "
                  "arena. Se mezcla con la harina y la mantequilla sin amasar, se forman bolitas de 35 g y se "
@@ -689,7 +702,8 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("Las hacemos desde que abrimos y son las únicas galletas que nunca han salido del menú. Muchas mamás "
                "las piden para el recreo porque no llevan chocolate ni nuez en la receta, aunque sí pueden traer "
-               "trazas."),
+               "trazas. "
+               "Desde 2024 también se venden en paquete de 6, en bolsa de papel cerrada con etiqueta."),
         daily=120, sellout='suele haber hasta el cierre',
         process=("La masa se prepara con mantequilla suave y azúcar mascabado, se incorporan la avena y las pasas "
                  "hidratadas en agua tibia, y se deja reposar una hora en frío. Cada galleta se porciona con "
@@ -740,7 +754,8 @@ PRODUCTS: tuple[Product, ...] = (
             ("huevo", "en la masa"),
         ),
         story=("El pan de elote entró en el verano de 2023, cuando un proveedor del mercado nos ofreció elote "
-               "tierno a buen precio. Gustó tanto que ahora se hace cada fin de semana mientras haya elote bueno."),
+               "tierno a buen precio. Gustó tanto que ahora se hace cada fin de semana mientras haya elote bueno. "
+               "En temporada de lluvias, cuando el elote es más dulce, se hacen hasta 50 porciones por día."),
         daily=36, sellout='cuando hay, se acaba antes de la una',
         process=("Los granos de elote se muelen con la leche condensada y los huevos; aparte se acrema la "
                  "mantequilla con el azúcar y se mezcla todo con la harina de maíz. Se hornea en moldes cuadrados a "
@@ -790,7 +805,7 @@ def _description(product: Product, rng: np.random.Generator, filler: str) -> lis
     if product.baker_says:
         blocks.append(quote(f"{product.baker_says} — Don Ernesto"))
     blocks.append(p(f"Peso aproximado: {product.weight}. {filler}"))
-    blocks += [h3(one_of(rng, ("Cómo se hace", "Cómo la preparamos", "En el obrador"))), p(product.process)]
+    blocks.append(p(one_of(rng, ("Cómo se hace: ", "En el obrador: ", "Cómo la preparamos: ")) + product.process))
     return blocks
 
 
@@ -874,8 +889,7 @@ def _storage(product: Product, rng: np.random.Generator) -> list[Block]:
         bullet(f"En refrigerador: {product.fridge}."),
         bullet(f"En congelador: {product.freezer}."),
         p(one_of(rng, _STORAGE_HABITS)),
-        h3(one_of(rng, ("Para recalentar", "Cómo recalentarlo", "Antes de servir"))),
-        p(product.reheat),
+        p(one_of(rng, ("Para recalentar: ", "Cómo recalentarlo: ", "Antes de servir: ")) + product.reheat),
     ]
 
 
