@@ -37,17 +37,22 @@ def _free(allergens: tuple[str, ...]) -> list[Product]:
             if not set(allergens) & (set(product.contains) | set(product.traces))]
 
 
+def _verb(product: Product, singular: str, plural: str) -> str:
+    return plural if product.article in ("los", "las") else singular
+
+
 def _carrier_line(product: Product, allergen: str) -> Block:
     where = dict(product.where)[allergen]
     others = [a for a in product.contains if a != allergen]
-    also = f" Además lleva {join_es(others)}." if others else ""
+    also = f" Además {_verb(product, 'lleva', 'llevan')} {join_es(others)}." if others else ""
     return bullet(f"{product.name} ({product.code}, {product.price} {product.unit}): {ARTICLE[allergen]} va "
                   f"{where}.{also}")
 
 
 def _trace_line(product: Product, allergens: tuple[str, ...]) -> Block:
     named = join_es([a for a in product.traces if a in allergens], conj="ni")
-    return bullet(f"{product.name}: no lleva {named} en la receta, pero puede traer trazas.")
+    return bullet(f"{product.name}: no {_verb(product, 'lleva', 'llevan')} {named} en la receta, pero "
+                  f"{_verb(product, 'puede', 'pueden')} traer trazas.")
 
 
 def _names(products: list[Product]) -> str:
@@ -59,12 +64,11 @@ def _nuts(rng: np.random.Generator) -> list[Block]:
     nuts = ("nuez", "almendra")
     return [
         h1("Nuez, almendra y otros frutos secos"),
-        p("En el obrador de Trigo Lento se usan dos frutos de cáscara: nuez pecana, que va en la receta de "
-          "dos piezas de todos los días, y almendra, que no va en ningún pan del mostrador diario pero sí "
-          "en la costra de la rosca de Reyes y en las galletas de Navidad. Esta página dice qué piezas llevan nuez, cuáles pueden traer trazas de nuez o "
-          "almendra y cómo se trabaja para reducir el riesgo. "
-          "La información sale de las fichas de producto: si una ficha cambia, esta lista cambia con ella el mismo "
-          "día."),
+        p("En el obrador de Trigo Lento se usan dos frutos de cáscara: nuez pecana, que va en la receta de dos "
+          "piezas de todos los días, y almendra, que no va en ningún pan del mostrador diario pero sí en la costra "
+          "de la rosca de Reyes y en las galletas de Navidad. Esta página dice qué piezas llevan nuez, cuáles "
+          "pueden traer trazas de nuez o almendra y cómo se trabaja para reducir el riesgo. La información sale de "
+          "las fichas de producto: si una ficha cambia, esta lista cambia con ella el mismo día."),
         h2("Productos con nuez"),
         p("Estas piezas llevan ", bold("nuez"), " en la receta. Ninguna se prepara en versión sin nuez, ni "
           "siquiera por encargo:"),
@@ -83,36 +87,34 @@ def _nuts(rng: np.random.Generator) -> list[Block]:
           "Si una pieza no aparece en ninguna de las listas de esta página, es porque no está en las fichas de "
           "producto vigentes; pregunte antes de comprarla."),
         h2("Cómo trabajamos la nuez en el obrador"),
-        p("La nuez se pica a mano en la primera hora del turno de noche, sobre una tabla que sólo se usa "
-          "para eso y que se guarda en un contenedor con tapa. Después se lava la mesa con agua caliente y "
-          "jabón antes de formar cualquier otra pieza. Los cuchillos y las charolas de la nuez tienen una "
-          "cinta roja en el mango. "
-          "La nuez llega en costales cerrados y se guarda en un anaquel aparte, abajo de todo lo demás, para que nada "
-          "caiga sobre otros ingredientes. Quien pica la nuez se cambia el mandil antes de formar la masa de las "
-          "conchas. "
-          "La tabla de la nuez, los cuchillos y el contenedor se lavan aparte, en la tarja pequeña, y nunca se "
-          "mezclan con los utensilios del pan dulce."),
-        p("Reducir el riesgo no es eliminarlo: el polvo de la nuez picada puede quedar en el aire y en la "
-          "ropa del equipo. Por eso no vendemos ninguna pieza como libre de frutos secos. "
-          "Tampoco hacemos roles de canela ni brownies sin nuez por encargo: la masa se prepara en la misma mesa y "
-          "con los mismos utensilios, y una versión «sin nuez» daría una seguridad falsa. "
-          "Tampoco vendemos nuez suelta ni piezas decoradas con nuez fuera de las que dicen las fichas y los avisos."),
+        p("La nuez se pica a mano en la primera hora del turno de noche, sobre una tabla que sólo se usa para eso y "
+          "que se guarda en un contenedor con tapa. Después se lava la mesa con agua caliente y jabón antes de "
+          "formar cualquier otra pieza. Los cuchillos y las charolas de la nuez tienen una cinta roja en el mango. "
+          "La nuez llega en costales cerrados y se guarda en un anaquel aparte, abajo de todo lo demás, para que "
+          "nada caiga sobre otros ingredientes. Quien pica la nuez se cambia el mandil antes de formar la masa de "
+          "las conchas. La tabla de la nuez, los cuchillos y el contenedor se lavan aparte, en la tarja pequeña, y "
+          "nunca se mezclan con los utensilios del pan dulce."),
+        p("Reducir el riesgo no es eliminarlo: el polvo de la nuez picada puede quedar en el aire y en la ropa del "
+          "equipo. Por eso no vendemos ninguna pieza como libre de frutos secos. Tampoco hacemos roles de canela ni "
+          "brownies sin nuez por encargo: la masa se prepara en la misma mesa y con los mismos utensilios, y una "
+          "versión «sin nuez» daría una seguridad falsa. Tampoco vendemos nuez suelta ni piezas decoradas con nuez "
+          "fuera de las que dicen las fichas y los avisos."),
         quote("Prefiero perder una venta que explicarle a una mamá por qué su hijo terminó en urgencias. "
               "— Don Ernesto"),
         h3("Preguntas que nos hacen en mostrador"),
         p("¿La nuez del rol de canela se puede quitar? No: va dentro del relleno, no sólo encima. ¿El polvorón de "
           "cacahuate tiene nuez? No en la receta, pero puede traer trazas. ¿Las galletas de avena llevan nuez? "
-          "Tampoco en la receta; mucha gente lo supone porque en otras panaderías sí, y también pueden traer trazas."),
+          "Tampoco en la receta; mucha gente lo supone porque en otras panaderías sí, y también pueden traer "
+          "trazas."),
         h2("Si tiene alergia a los frutos secos"),
         callout("Con una alergia grave a la nuez o a la almendra, le pedimos no consumir nuestras piezas sin "
                 "consultarlo antes con su médico.", icon="🚫"),
-        p("Si la alergia es leve y su médico permite trazas, elija piezas sin nuez en la receta y lea su "
-          "ficha completa. Las preguntas de alergias por WhatsApp las contesta siempre una persona del "
-          "equipo, leyendo la ficha; nunca una respuesta automática. "
-          "Si compra para otra persona, por ejemplo para la fiesta de un niño, pregunte a la familia qué tan grave es "
-          "la alergia antes de elegir. "
-          "En las charolas para eventos y en las cajas de regalo ponemos una tarjeta con los alérgenos de cada pieza, "
-          "y los brownies y los mini roles van separados del resto si nos avisa que hay invitados alérgicos."),
+        p("Si la alergia es leve y su médico permite trazas, elija piezas sin nuez en la receta y lea su ficha "
+          "completa. Las preguntas de alergias por WhatsApp las contesta siempre una persona del equipo, leyendo la "
+          "ficha; nunca una respuesta automática. Si compra para otra persona, por ejemplo para la fiesta de un "
+          "niño, pregunte a la familia qué tan grave es la alergia antes de elegir. En las charolas para eventos y "
+          "en las cajas de regalo ponemos una tarjeta con los alérgenos de cada pieza, y los brownies y los mini "
+          "roles van separados del resto si nos avisa que hay invitados alérgicos."),
         p("El cacahuate no es un fruto de cáscara sino una leguminosa, y se declara aparte: vea «Alérgenos: "
           f"cacahuate, ajonjolí y soya». {fill[0]} {fill[1]} {fill[2]}"),
     ]
@@ -131,11 +133,10 @@ def _gluten(rng: np.random.Generator) -> list[Block]:
         h2("Piezas con gluten en la receta"),
         *[_carrier_line(product, "gluten") for product in _with("gluten")],
         h2("Sin harina de trigo no es sin gluten"),
-        p(f"Sólo {_names([x for x in PRODUCTS if 'gluten' not in x.contains])} se hace sin harina de "
-          "trigo: lleva elote fresco y harina de maíz. Aun así, declara trazas de gluten y no lo "
-          "recomendamos a personas celíacas, porque se forma en las mismas mesas y se hornea en el mismo "
-          "horno que el pan de trigo. "
-          "Lo mismo vale para las piezas de temporada: la capirotada lleva bolillo, la rosca de Reyes es de harina de "
+        p(f"Sólo {_names([x for x in PRODUCTS if 'gluten' not in x.contains])} se hace sin harina de trigo: lleva "
+          "elote fresco y harina de maíz. Aun así, declara trazas de gluten y no lo recomendamos a personas "
+          "celíacas, porque se forma en las mismas mesas y se hornea en el mismo horno que el pan de trigo. Lo "
+          "mismo vale para las piezas de temporada: la capirotada lleva bolillo, la rosca de Reyes es de harina de "
           "trigo y el pan de Pascua también."),
         p("La harina queda suspendida en el aire del obrador durante horas después de amasar, y se asienta "
           "sobre todo lo que está cerca. Para una persona celíaca, esa cantidad basta para hacerle daño. "
@@ -145,13 +146,12 @@ def _gluten(rng: np.random.Generator) -> list[Block]:
           "Es una decisión de Don Ernesto y Valeria, y la revisan cada año; por ahora no hay planes de un obrador "
           "aparte."),
         h2("Avena, centeno y maíz"),
-        p("La avena de las galletas no está certificada sin gluten: se cultiva y se muele junto al trigo. "
-          "Además, las galletas llevan harina de trigo. El pan integral de semillas lleva harina de centeno "
-          "además de la de trigo. El maíz del pan de elote no tiene gluten, pero el pan sí puede traer "
-          "trazas. "
-          "La cebada no entra en ninguna receta; la malta que a veces llevan las harinas industriales tampoco, porque "
-          "nuestras harinas de trigo son de molino de piedra, sin aditivos. "
-          "El centeno sí tiene gluten, aunque menos que el trigo; el pan integral de semillas lleva los dos."),
+        p("La avena de las galletas no está certificada sin gluten: se cultiva y se muele junto al trigo. Además, "
+          "las galletas llevan harina de trigo. El pan integral de semillas lleva harina de centeno además de la de "
+          "trigo. El maíz del pan de elote no tiene gluten, pero el pan sí puede traer trazas. La cebada no entra "
+          "en ninguna receta; la malta que a veces llevan las harinas industriales tampoco, porque nuestras harinas "
+          "de trigo son de molino de piedra, sin aditivos. El centeno sí tiene gluten, aunque menos que el trigo; "
+          "el pan integral de semillas lleva los dos."),
         h3("¿Y la masa madre?"),
         p("La fermentación larga de la baguette cambia el sabor y la textura, pero no elimina el gluten. La "
           "baguette de masa madre no es apta para personas celíacas. "
@@ -183,10 +183,9 @@ def _milk_and_egg(rng: np.random.Generator) -> list[Block]:
           "Como en las demás páginas de alérgenos, la lista sale de las fichas de producto y cambia el mismo día que "
           "cambia una ficha."),
         h2("Piezas con leche"),
-        p("La leche llega al pan como leche entera, mantequilla, crema, queso crema o leche condensada; "
-          "las cinco cuentan como leche para una persona alérgica. "
-          "La manteca vegetal de la costra de la concha no es un sustituto de la leche: la concha lleva también leche "
-          "y mantequilla en la masa."),
+        p("La leche llega al pan como leche entera, mantequilla, crema, queso crema o leche condensada; las cinco "
+          "cuentan como leche para una persona alérgica. La manteca vegetal de la costra de la concha no es un "
+          "sustituto de la leche: la concha lleva también leche y mantequilla en la masa."),
         *[_carrier_line(product, "leche") for product in _with("leche")],
         h2("Piezas con huevo"),
         *[_carrier_line(product, "huevo") for product in _with("huevo")],
@@ -233,12 +232,12 @@ def _peanut_sesame_soy(rng: np.random.Generator) -> list[Block]:
           "lote."),
         h2("Cacahuate"),
         *[_carrier_line(product, "cacahuate") for product in _with("cacahuate")],
-        p("El cacahuate se tuesta y se muele una vez por semana en un molino que no se usa para nada más, y "
-          "los polvorones se forman al final del turno, cuando ya se formaron las demás piezas. En "
-          "Cuaresma, la capirotada de los viernes también lleva cacahuate. "
-          "El polvorón es la pieza que más cuidado pide en la vitrina: va envuelto uno por uno en papel de china y en "
-          "su propia charola, con una pinza que no se usa para otra pieza. "
-          "Quien despacha en mostrador se cambia los guantes después de tocar la charola de polvorones."),
+        p("El cacahuate se tuesta y se muele una vez por semana en un molino que no se usa para nada más, y los "
+          "polvorones se forman al final del turno, cuando ya se formaron las demás piezas. En Cuaresma, la "
+          "capirotada de los viernes también lleva cacahuate. El polvorón es la pieza que más cuidado pide en la "
+          "vitrina: va envuelto uno por uno en papel de china y en su propia charola, con una pinza que no se usa "
+          "para otra pieza. Quien despacha en mostrador se cambia los guantes después de tocar la charola de "
+          "polvorones."),
         p("Pueden traer trazas de cacahuate: "
           f"{_names([x for x in PRODUCTS if 'cacahuate' in x.traces])}."),
         h2("Ajonjolí"),
@@ -258,12 +257,11 @@ def _peanut_sesame_soy(rng: np.random.Generator) -> list[Block]:
           "eso declaran trazas de soya: "
           f"{_names([x for x in PRODUCTS if 'soya' in x.traces])}."),
         h3("Cuando cambia un proveedor"),
-        p("Si un proveedor nuevo trae otra advertencia de trazas, la agregamos a la ficha aunque la receta "
-          "no cambie, y la pieza lleva una semana el letrero «receta nueva» en la vitrina. "
-          "Así pasó en febrero de 2026 con la harina integral: la receta del pan de semillas no cambió, pero el molino nuevo "
-          "procesa soya, y desde entonces la ficha declara trazas de soya. "
-          "La fecha del cambio quedó anotada en la sección «Cambios en esta ficha» del pan integral de semillas: 16 "
-          "de febrero de 2026."),
+        p("Si un proveedor nuevo trae otra advertencia de trazas, la agregamos a la ficha aunque la receta no "
+          "cambie, y la pieza lleva una semana el letrero «receta nueva» en la vitrina. Así pasó en febrero de 2026 "
+          "con la harina integral: la receta del pan de semillas no cambió, pero el molino nuevo procesa soya, y "
+          "desde entonces la ficha declara trazas de soya. La fecha del cambio quedó anotada en la sección «Cambios "
+          "en esta ficha» del pan integral de semillas: 16 de febrero de 2026."),
         h3("Preguntas que nos hacen en mostrador"),
         p("¿El cacahuate cuenta como fruto seco? Para nosotros no: se declara aparte, porque es una leguminosa y hay "
           "personas alérgicas a la nuez que comen cacahuate, y al revés. ¿La concha lleva ajonjolí? No en la receta, "

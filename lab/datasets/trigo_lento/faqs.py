@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import Block, bold, bookmark, bullet, callout, divider, h2, h3, link, numbered, p, synced_reference, toggle
+from .blocks import Block, bookmark, bullet, callout, divider, h2, h3, p, synced_reference, toggle
 from .outline import Outline
 from .phrasing import FILLER, some_of
 from .policies import GENERAL_HOURS_KEY
@@ -26,12 +26,11 @@ def _storage(rng: np.random.Generator) -> list[Block]:
           "congelar: esa decisión, tomada temprano, es la que más alarga la vida del pan."),
         h2("Lo que más nos preguntan"),
         toggle("¿Puedo meter el pan al refrigerador?",
-               p("Casi nunca conviene. El frío del refrigerador seca la miga más rápido que el aire de la "
-                 "cocina: una baguette guardada ahí se pone dura en medio día. Sólo van al refrigerador los "
-                 "postres con crema o queso: el pay de queso, el pastel de tres leches y el cuernito relleno "
-                 "de jamón y queso. "
-                 "En el refrigerador, el pan se pone gomoso en la superficie y seco por dentro al mismo tiempo: es el "
-                 "peor de los dos mundos."),
+               p("Casi nunca conviene. El frío del refrigerador seca la miga más rápido que el aire de la cocina: "
+                 "una baguette guardada ahí se pone dura en medio día. Sólo van al refrigerador los postres con "
+                 "crema o queso: el pay de queso, el pastel de tres leches y el cuernito relleno de jamón y queso. "
+                 "En el refrigerador, el pan se pone gomoso en la superficie y seco por dentro al mismo tiempo: es "
+                 "el peor de los dos mundos."),
                p("Para el pan de todos los días, lo mejor es una bolsa de papel o un trapo de algodón, y si "
                  "no se va a comer en dos días, el congelador. "
                  "La bolsa de plástico sólo conviene para el pan integral de semillas, que tiene más humedad y se "
@@ -96,13 +95,11 @@ def _storage(rng: np.random.Generator) -> list[Block]:
           "queso crema, como el rol de canela, aguantan 2 días fuera del refrigerador porque el glaseado lleva mucho "
           "azúcar, pero si hace calor conviene guardarlas en un lugar fresco, lejos de la ventana y de la estufa."),
         h2("Cuándo ya no conviene comerlo"),
-        p("El pan duro no está echado a perder: sirve para budín, torrejas o pan molido. Lo que sí hay que "
-          "tirar es cualquier pieza con puntos de moho, aunque sea en una sola orilla, porque el moho se "
-          "extiende por dentro antes de verse. "
-          "Con el pan de caja integral, el moho aparece primero en las orillas de las rebanadas de en medio, donde se "
-          "junta la humedad; revise toda la barra antes de tostar. "
-          "Y si un pan se puso duro pero está sano, rállelo: el pan molido de baguette o de pan integral dura un mes "
-          "en un frasco cerrado."),
+        p("El pan duro no está echado a perder: sirve para budín, torrejas o pan molido. Lo que sí hay que tirar es "
+          "cualquier pieza con puntos de moho, aunque sea en una sola orilla, porque el moho se extiende por dentro "
+          "antes de verse. Con el pan de caja integral, el moho aparece primero en las orillas de las rebanadas de "
+          "en medio, donde se junta la humedad; revise toda la barra antes de tostar. Y si un pan se puso duro pero "
+          "está sano, rállelo: el pan molido de baguette o de pan integral dura un mes en un frasco cerrado."),
         p("Los postres con crema que pasaron más de dos horas fuera del refrigerador no se deben comer, "
           "aunque se vean bien. Si tiene duda sobre una pieza comprada en Trigo Lento, mándenos una foto y "
           f"se lo decimos. {fill[0]}"),
@@ -135,9 +132,8 @@ def _allergies(rng: np.random.Generator) -> list[Block]:
                  "receta son las conchas, las orejas, la baguette, el pan integral, el pay de queso, el "
                  "tres leches, las galletas de avena, el polvorón de cacahuate y el pan de elote."),
                p("Si alguna vez tuvo una reacción grave, le pedimos no comprar sin consultar antes a su "
-                 "médico."),
-               p("Las preguntas de alergias por WhatsApp las contesta una persona del equipo con el texto de la "
-                 "ficha, nunca el asistente automático.")),
+                 "médico. Las preguntas de alergias por WhatsApp las contesta una persona del equipo con el texto "
+                 "de la ficha, nunca el asistente automático.")),
         h2("Cómo preguntar por una alergia"),
         p("Escríbanos por WhatsApp el nombre de la pieza y el alérgeno que le preocupa; una persona del equipo le "
           "contesta con la sección «Alérgenos» de la ficha, copiada tal cual, en menos de 30 minutos dentro del "
@@ -147,17 +143,15 @@ def _allergies(rng: np.random.Generator) -> list[Block]:
           "respuesta mientras tanto."),
         p("En mostrador, pida que le muestren la etiqueta del lote, que tiene la misma lista que la ficha. Si la "
           "persona que le atiende no está segura, debe decirlo y llamar a Valeria; nadie del equipo puede contestar "
-          "de memoria que una pieza «no tiene» algo. "
-          "Si la respuesta no le convence, puede pedir hablar con Valeria, que revisa las fichas con Don Ernesto cada "
-          "vez que cambia una receta."),
+          "de memoria que una pieza «no tiene» algo. Si la respuesta no le convence, puede pedir hablar con "
+          "Valeria, que revisa las fichas con Don Ernesto cada vez que cambia una receta."),
         h2("Gluten y celiaquía"),
-        p("¿Tienen pan sin gluten? "
-          "No. Todo el obrador trabaja con harina de trigo y el polvo de harina está en el aire desde la "
-          "madrugada. El pan de elote no lleva harina de trigo, pero tampoco lo recomendamos a personas "
-          "celíacas porque se hornea junto a todo lo demás. "
-          "Tampoco tenemos harinas de arroz, de almendra ni mezclas sin gluten en el obrador, y no planeamos tenerlas "
-          "mientras compartamos un solo espacio de trabajo. "
-          "Si busca pan sin gluten, le recomendamos una panadería con obrador exclusivo; preferimos decírselo claro."),
+        p("¿Tienen pan sin gluten? No. Todo el obrador trabaja con harina de trigo y el polvo de harina está en el "
+          "aire desde la madrugada. El pan de elote no lleva harina de trigo, pero tampoco lo recomendamos a "
+          "personas celíacas porque se hornea junto a todo lo demás. Tampoco tenemos harinas de arroz, de almendra "
+          "ni mezclas sin gluten en el obrador, y no planeamos tenerlas mientras compartamos un solo espacio de "
+          "trabajo. Si busca pan sin gluten, le recomendamos una panadería con obrador exclusivo; preferimos "
+          "decírselo claro."),
         p("¿La avena de las galletas es sin gluten? "
           "La avena no está certificada sin gluten y, además, las galletas llevan harina de trigo. No son "
           "aptas para personas celíacas ni para quienes evitan el gluten por indicación médica."),
@@ -210,10 +204,9 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
         toggle("¿Con cuánto tiempo puedo cancelar mi pastel sin perder dinero?",
                p("Con 48 horas o más antes de la hora en que quedó de recogerlo. En ese caso le devolvemos "
                  "todo el anticipo por el mismo medio con el que pagó."),
-               p("Si faltan entre 48 y 24 horas, le devolvemos la mitad del anticipo; con menos de 24 horas, "
-                 "el anticipo ya no se devuelve. "
-                 "Ejemplo: si recoge el viernes 1 de mayo a las 10:00, puede cancelar sin costo hasta el miércoles 29 "
-                 "de abril a las 10:00."),
+               p("Si faltan entre 48 y 24 horas, le devolvemos la mitad del anticipo; con menos de 24 horas, el "
+                 "anticipo ya no se devuelve. Ejemplo: si recoge el viernes 1 de mayo a las 10:00, puede cancelar "
+                 "sin costo hasta el miércoles 29 de abril a las 10:00."),
                p("El plazo se cuenta desde la hora de recogida anotada en su confirmación, no desde la medianoche ni "
                  "desde la hora en que hizo el encargo.")),
         toggle("Antes eran 24 horas, ¿por qué cambió?",
@@ -229,11 +222,10 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
           "Por ejemplo, un pastel para el sábado 18 de abril se puede mover sin costo al domingo 26 si avisa a más "
           "tardar el jueves 16 a la misma hora de la recogida. "
           "La fecha nueva queda en la confirmación que le mandamos por WhatsApp, con el mismo folio."),
-        p("¿Y si la fecha nueva ya está llena? "
-          "Le ofrecemos el día más cercano con lugar. Si ninguno le sirve, puede cancelar con las reglas "
-          "normales de plazo, contadas desde la fecha original. "
-          "Cambiar sólo la hora, dentro del mismo día, no cuenta como cambio de fecha y se puede hacer hasta 24 horas "
-          "antes si hay lugar en el horno a esa hora."),
+        p("¿Y si la fecha nueva ya está llena? Le ofrecemos el día más cercano con lugar. Si ninguno le sirve, "
+          "puede cancelar con las reglas normales de plazo, contadas desde la fecha original. Cambiar sólo la hora, "
+          "dentro del mismo día, no cuenta como cambio de fecha y se puede hacer hasta 24 horas antes si hay lugar "
+          "en el horno a esa hora."),
         h2("Cómo avisar"),
         p("Escriba por WhatsApp desde el número con el que encargó, con la palabra CANCELAR y su folio. Una "
           "llamada no cuenta como aviso porque no deja registro de la hora. Vale la hora de llegada del "
@@ -280,14 +272,12 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
 def _deliveries(rng: np.random.Generator) -> list[Block]:
     fill = some_of(rng, FILLER["faq"], 3)
     return [
-        p("Lo que hay que saber antes de pedir pan o pasteles a domicilio. Las zonas, los costos y las "
-          "reglas completas están en la «Política de entregas a domicilio». "
-          "Repartimos con personal de Trigo Lento, en bicicleta de carga y en una camioneta pequeña; no usamos "
-          "aplicaciones de reparto. "
-          "Las zonas, los costos, los horarios y los mínimos de esta página son los mismos que los de la política; si "
-          "alguna vez no coinciden, manda la política. "
-          "Los pedidos a domicilio se hacen por WhatsApp con la plantilla de pedidos especiales, a más tardar a las "
-          "19:00 del día anterior."),
+        p("Lo que hay que saber antes de pedir pan o pasteles a domicilio. Las zonas, los costos y las reglas "
+          "completas están en la «Política de entregas a domicilio». Repartimos con personal de Trigo Lento, en "
+          "bicicleta de carga y en una camioneta pequeña; no usamos aplicaciones de reparto. Las zonas, los costos, "
+          "los horarios y los mínimos de esta página son los mismos que los de la política; si alguna vez no "
+          "coinciden, manda la política. Los pedidos a domicilio se hacen por WhatsApp con la plantilla de pedidos "
+          "especiales, a más tardar a las 19:00 del día anterior."),
         h2("Antes de pedir"),
         toggle("¿Llevan a mi casa?",
                p("Repartimos en las colonias cercanas a la tienda, en tres zonas: la zona 1 (Narvarte, "
@@ -303,11 +293,11 @@ def _deliveries(rng: np.random.Generator) -> list[Block]:
                  "envío. El cargo de $30 por manejo de pastel se cobra aunque el envío sea gratis. "
                  "El envío gratis se calcula con el total de las piezas, sin contar el envío ni los cargos extra.")),
         h2("Días, horarios y mínimos"),
-        p("Las entregas salen de martes a domingo: de martes a sábado entre las 10:00 y las 18:00, y el "
-          "domingo entre las 10:00 y las 14:00. Los lunes no hay reparto. Se elige una franja (mañana, "
-          "mediodía o tarde) y el repartidor avisa cuando sale de la tienda. "
-          "Las franjas son de 10:00 a 13:00, de 13:00 a 16:00 y de 16:00 a 18:00; la de tarde no existe los domingos, "
-          "y para pedidos con pastel sólo existe de martes a viernes."),
+        p("Las entregas salen de martes a domingo: de martes a sábado entre las 10:00 y las 18:00, y el domingo "
+          "entre las 10:00 y las 14:00. Los lunes no hay reparto. Se elige una franja (mañana, mediodía o tarde) y "
+          "el repartidor avisa cuando sale de la tienda. Las franjas son de 10:00 a 13:00, de 13:00 a 16:00 y de "
+          "16:00 a 18:00; la de tarde no existe los domingos, y para pedidos con pastel sólo existe de martes a "
+          "viernes."),
         p("El pedido mínimo es de $250 en las zonas 1 y 2 y de $400 en la zona 3, que además sólo recibe "
           "de martes a viernes. Los pedidos se hacen hasta las 19:00 del día anterior; no hay entregas el "
           "mismo día."),
@@ -354,10 +344,10 @@ def _deliveries(rng: np.random.Generator) -> list[Block]:
 def _payments(rng: np.random.Generator) -> list[Block]:
     fill = some_of(rng, FILLER["faq"], 3)
     return [
-        p("Formas de pago, anticipos y facturas, con las dudas que más se repiten en mostrador. "
-          "Todas las cantidades están en pesos mexicanos e incluyen IVA; el precio de cada pieza está en su ficha de "
-          "producto. "
-          "Lo que se paga en mostrador lleva ticket siempre; los encargos llevan además un folio que empieza con TL."),
+        p("Formas de pago, anticipos y facturas, con las dudas que más se repiten en mostrador. Todas las "
+          "cantidades están en pesos mexicanos e incluyen IVA; el precio de cada pieza está en su ficha de "
+          "producto. Lo que se paga en mostrador lleva ticket siempre; los encargos llevan además un folio que "
+          "empieza con TL."),
         h2("Pagar"),
         toggle("¿Aceptan tarjeta?",
                p("Sí, de débito y crédito Visa y Mastercard, en mostrador y con liga de pago, sin monto "
@@ -394,11 +384,9 @@ def _payments(rng: np.random.Generator) -> list[Block]:
           "comprobante y respetamos el encargo. "
           "El folio del encargo empieza con TL y aparece en la confirmación; úselo como referencia de la "
           "transferencia."),
-        p("¿El envío cuenta para el anticipo? "
-          "No. El envío y el cargo por manejo de pastel se pagan completos junto con el anticipo y no "
-          "entran en el cálculo de la mitad. "
-          "Un pedido a domicilio, además, se liquida completo antes de que salga el repartidor, porque él no cobra ni "
-          "lleva terminal."),
+        p("¿El envío cuenta para el anticipo? No. El envío y el cargo por manejo de pastel se pagan completos junto "
+          "con el anticipo y no entran en el cálculo de la mitad. Un pedido a domicilio, además, se liquida "
+          "completo antes de que salga el repartidor, porque él no cobra ni lleva terminal."),
         h2("Facturas"),
         p("Facturamos cualquier compra, de mostrador o por encargo, con CFDI 4.0. Mande por WhatsApp la "
           "foto del ticket, su RFC, el nombre o razón social como aparece en su constancia de situación "
@@ -406,11 +394,11 @@ def _payments(rng: np.random.Generator) -> list[Block]:
           "Sin el ticket o el comprobante de pago con tarjeta no podemos facturar, porque el sistema pide el número "
           "de la venta. "
           "El ticket trae un código QR que lleva al formulario de facturación; el formulario pide los mismos datos."),
-        p("La factura se pide en el mismo mes de la compra; después del día 3 del mes siguiente ya no se "
-          "puede emitir. Llega por correo en un máximo de 72 horas. "
-          "Un encargo con anticipo se factura por el total cuando se liquida; si necesita una factura por el anticipo "
-          "y otra por el resto, pídalo al confirmar el encargo. "
-          "La factura de un pedido a domicilio incluye el envío y el cargo por manejo de pastel, si lo hubo."),
+        p("La factura se pide en el mismo mes de la compra; después del día 3 del mes siguiente ya no se puede "
+          "emitir. Llega por correo en un máximo de 72 horas. Un encargo con anticipo se factura por el total "
+          "cuando se liquida; si necesita una factura por el anticipo y otra por el resto, pídalo al confirmar el "
+          "encargo. La factura de un pedido a domicilio incluye el envío y el cargo por manejo de pastel, si lo "
+          "hubo."),
         bookmark("https://www.sat.gob.mx/portal/public/tramites/factura-electronica",
                  "SAT: información sobre la factura electrónica (CFDI 4.0) y los datos que pide."),
         h3("Me equivoqué en un dato de la factura"),
@@ -427,10 +415,9 @@ def _payments(rng: np.random.Generator) -> list[Block]:
           "igual que una tarjeta de regalo, con el folio del encargo cancelado. "
           "Pasados los 60 días, el saldo a favor vence y ya no se puede usar ni reembolsar."),
         p("Ni las tarjetas ni los saldos se cambian por efectivo. Si pierde una tarjeta de regalo y tiene foto del "
-          "código, la podemos reponer; sin el código no hay forma de saber cuánto saldo tenía. "
-          "Las tarjetas de regalo no sirven para pagar pedidos de mayoreo ni se pueden usar para pagar el envío de un "
-          "pedido a domicilio. "
-          "Tampoco se usan para pagar propinas."),
+          "código, la podemos reponer; sin el código no hay forma de saber cuánto saldo tenía. Las tarjetas de "
+          "regalo no sirven para pagar pedidos de mayoreo ni se pueden usar para pagar el envío de un pedido a "
+          "domicilio. Tampoco se usan para pagar propinas."),
         h2("Propinas"),
         p("La propina no se incluye en el ticket y es voluntaria. Lo que se deja en el bote del mostrador "
           f"se reparte entre todo el equipo cada semana, también el turno de noche del obrador. {fill[0]}"),
@@ -525,13 +512,11 @@ def _cakes(rng: np.random.Generator) -> list[Block]:
 def _hours(rng: np.random.Generator) -> list[Block]:
     fill = some_of(rng, FILLER["faq"], 3)
     return [
-        p("Dónde estamos, a qué hora abrimos y cómo llegar. Los horarios especiales de temporada se "
-          "publican como avisos. "
-          "Si un aviso y esta página no coinciden, para las fechas del aviso manda el aviso. "
-          "En 2026 hay avisos para Semana Santa, para el puente del 1 de mayo, para el mantenimiento del horno del "
-          "lunes 20 de abril y para las obras en la banqueta de la calle Petén. "
-          "Los avisos que ya pasaron, como el de la Rosca de Reyes, se retiran de la base de conocimiento al terminar "
-          "su temporada."),
+        p("Dónde estamos, a qué hora abrimos y cómo llegar. Los horarios especiales de temporada se publican como "
+          "avisos. Si un aviso y esta página no coinciden, para las fechas del aviso manda el aviso. En 2026 hay "
+          "avisos para Semana Santa, para el puente del 1 de mayo, para el mantenimiento del horno del lunes 20 de "
+          "abril y para las obras en la banqueta de la calle Petén. Los avisos de temporadas que ya pasaron se "
+          "retiran cuando Valeria los revisa; mientras tanto, fíjese en las fechas de cada uno."),
         h2("Horarios"),
         toggle("¿A qué hora abren?",
                p("Entre semana abrimos a las 7:30; sábados y domingos, a las 8:00. El horario completo de "
@@ -547,21 +532,18 @@ def _hours(rng: np.random.Generator) -> list[Block]:
                  "mantenimiento del horno, de 8:00 a 13:00 con menú reducido."),
                p("El 1 de enero y el 25 de diciembre la tienda está cerrada y no hay entregas.")),
         h2("Ubicación y cómo llegar"),
-        p("Estamos en la calle Petén 318, local B, en la colonia Narvarte Poniente, alcaldía Benito Juárez. "
-          "La entrada está a nivel de calle, con rampa. "
-          "Es un local en planta baja con toldo verde, entre una papelería y una farmacia; desde la banqueta se ve el "
-          "horno a través de un vidrio. "
-          "Del 20 al 24 de abril, por la obra de la banqueta, se entra por la puerta lateral junto a la farmacia; el "
-          "aviso de las obras explica cómo llegar con silla de ruedas o carriola. "
-          "El resto del año, la rampa de la entrada principal está siempre libre y el mostrador tiene una sección "
-          "baja."),
+        p("Estamos en la calle Petén 318, local B, en la colonia Narvarte Poniente, alcaldía Benito Juárez. La "
+          "entrada está a nivel de calle, con rampa. Es un local en planta baja con toldo verde, entre una "
+          "papelería y una farmacia; desde la banqueta se ve el horno a través de un vidrio. Del 20 al 24 de abril, "
+          "por la obra de la banqueta, se entra por la puerta lateral junto a la farmacia; el aviso de las obras "
+          "explica cómo llegar con silla de ruedas o carriola. El resto del año, la rampa de la entrada principal "
+          "está siempre libre y el mostrador tiene una sección baja."),
         bullet("En metro: estación Eugenia de la línea 3, a siete minutos a pie."),
         bullet("Desde la estación Etiopía, también de la línea 3, son doce minutos a pie: se camina hacia el "
                "sur y se da vuelta en Eugenia hasta llegar a Petén."),
-        bullet("En bicicleta: hay un biciestacionamiento frente a la tienda y una estación de Ecobici a "
-               "media cuadra. "
-               "Hay dos racks de bicicleta frente a la puerta, aunque del 20 al 24 de abril se retiran por la obra de "
-               "la banqueta."),
+        bullet("En bicicleta: hay un biciestacionamiento frente a la tienda y una estación de Ecobici a media "
+               "cuadra. Hay dos racks de bicicleta frente a la puerta, aunque del 20 al 24 de abril se retiran por "
+               "la obra de la banqueta."),
         bookmark("https://ecobici.cdmx.gob.mx/", "Ecobici: mapa de estaciones; la más cercana está a media cuadra "
                  "de la tienda."),
         bullet("En coche: no tenemos estacionamiento; en la calle hay parquímetros de lunes a sábado."),
@@ -582,10 +564,9 @@ def _hours(rng: np.random.Generator) -> list[Block]:
         p("Hay cuatro mesas en la terraza, sin servicio a la mesa: se pide y se paga en mostrador. Vendemos café "
           "americano ($30), café de olla ($35) y chocolate caliente ($40). Los perros con correa son bienvenidos en "
           "la terraza; dentro de la tienda sólo entran perros de asistencia. La red inalámbrica es gratis, y entre "
-          "semana de 8:00 a 10:00 pedimos no ocupar una mesa más de media hora. "
-          "No hay servicio de cocina: sólo pan, galletas, postres y bebidas calientes. Se puede traer comida de fuera "
-          "a la terraza sin problema. "
-          "Si viene en grupo de más de ocho personas, avísenos y juntamos dos mesas."),
+          "semana de 8:00 a 10:00 pedimos no ocupar una mesa más de media hora. No hay servicio de cocina: sólo "
+          "pan, galletas, postres y bebidas calientes. Se puede traer comida de fuera a la terraza sin problema. Si "
+          "viene en grupo de más de ocho personas, avísenos y juntamos dos mesas."),
         p("¿Tienen baño para clientes? "
           "Sí, en el fondo de la tienda, con cambiador para bebés. Está disponible para clientes durante todo el "
           "horario de la tienda; en hora pico puede haber una pequeña fila. "
@@ -628,9 +609,9 @@ def _wholesale(rng: np.random.Generator) -> list[Block]:
           "queda en $28.16 con el 12 % y en $27.20 con el 15 %. "
           "Los precios de mayoreo se muestran en cada factura junto al precio de mostrador, para que el descuento se "
           "vea."),
-        p("Los descuentos no se combinan con promociones ni cupones. Cuando cambia un precio, avisamos con "
-          "30 días de anticipación. "
-          "Ejemplo: 40 cuernitos y 30 conchas suman $1,820 a precio de mostrador y, con el 12 %, quedan en $1,601.60."),
+        p("Los descuentos no se combinan con promociones ni cupones. Cuando cambia un precio, avisamos con 30 días "
+          "de anticipación. Ejemplo: 40 cuernitos y 30 conchas suman $1,820 a precio de mostrador y, con el 12 %, "
+          "quedan en $1,601.60."),
         h2("Entregas"),
         p("Se pide en el grupo de WhatsApp de la cuenta a más tardar a las 14:00 del día anterior. "
           "Entregamos de martes a sábado entre las 6:30 y las 8:00; no hay reparto de mayoreo los domingos "
@@ -658,10 +639,10 @@ def _wholesale(rng: np.random.Generator) -> list[Block]:
           "cuernitos ni las conchas en vitrinas calientes, porque se secan en una hora, y ofrecer la baguette entera "
           "o rebanada al momento. Las piezas con crema o queso, si las pide, van directo al refrigerador."),
         p("Si su negocio quiere explicar a sus clientes de dónde viene el pan, le mandamos una tarjeta por producto "
-          "con el nombre, la clave, los ingredientes y los alérgenos declarados de la ficha. Le pedimos no modificar "
-          "esa información ni prometer a sus clientes que una pieza es «sin» algún alérgeno. "
-          "Si un cliente suyo pregunta por alergias, lo mejor es mostrarle la tarjeta tal cual o darle el WhatsApp de "
-          "la tienda."),
+          "con el nombre, la clave, los ingredientes y los alérgenos declarados de la ficha. Le pedimos no "
+          "modificar esa información ni prometer a sus clientes que una pieza es «sin» algún alérgeno. Si un "
+          "cliente suyo pregunta por alergias, lo mejor es mostrarle la tarjeta tal cual o darle el WhatsApp de la "
+          "tienda."),
         h2("Pagos"),
         p("El primer mes se paga por adelantado cada semana. Desde el segundo mes, con pagos puntuales, hay "
           "crédito de 15 días contra factura. Un atraso de más de 10 días suspende las entregas. "
@@ -699,20 +680,17 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
                  "a nosotros cuando hace mucho calor.")),
         h2("Qué panes la usan"),
         p("La baguette se hace sólo con masa madre, harina, agua y sal, y fermenta 18 horas en frío. El pan "
-          "integral de semillas lleva un poco de masa madre junto con levadura. El pan dulce (conchas, "
-          "roles, cuernitos) se hace con levadura, porque la masa madre le daría un sabor ácido que no "
-          "queremos ahí. "
-          "El pan de muerto y la rosca, en temporada, llevan un poco de masa madre junto con la levadura para que "
-          "duren más suaves. "
-          "La concha, el rol y el cuernito fermentan toda la noche en frío con poca levadura, que también es una "
-          "forma de fermentación lenta, aunque no sea con masa madre. "
-          "La diferencia es que la levadura comercial da un sabor más neutro, que es lo que queremos en el pan dulce."),
-        p("¿Por qué la baguette sale hasta el mediodía? "
-          "Porque la masa se forma en la mañana después de pasar la noche en frío, y el horno a 240 °C "
-          "tarda en recuperarse entre tandas. La primera charola sale hacia las 12:00 todos los días. "
-          "Salen unas 45 baguettes al día y la mitad ya está apartada por encargos; el resto suele acabarse hacia las "
-          "cinco de la tarde. "
-          "Los domingos se hornea la mitad, porque la tienda cierra a las 15:00."),
+          "integral de semillas lleva un poco de masa madre junto con levadura. El pan dulce (conchas, roles, "
+          "cuernitos) se hace con levadura, porque la masa madre le daría un sabor ácido que no queremos ahí. El "
+          "pan de muerto y la rosca, en temporada, llevan un poco de masa madre junto con la levadura para que "
+          "duren más suaves. La concha, el rol y el cuernito fermentan toda la noche en frío con poca levadura, que "
+          "también es una forma de fermentación lenta, aunque no sea con masa madre. La diferencia es que la "
+          "levadura comercial da un sabor más neutro, que es lo que queremos en el pan dulce."),
+        p("¿Por qué la baguette sale hasta el mediodía? Porque la masa se forma en la mañana después de pasar la "
+          "noche en frío, y el horno a 240 °C tarda en recuperarse entre tandas. La primera charola sale hacia las "
+          "12:00 todos los días. Salen unas 45 baguettes al día y la mitad ya está apartada por encargos; el resto "
+          "suele acabarse hacia las cinco de la tarde. Los domingos se hornea la mitad, porque la tienda cierra a "
+          "las 15:00."),
         h2("Sabor y digestión"),
         p("La fermentación larga da una corteza más oscura, una miga con hoyos irregulares y un sabor "
           "ligeramente ácido. Hay personas que dicen digerir mejor el pan de masa madre; no hacemos "
@@ -728,10 +706,9 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
         h2("Baguette para restaurantes"),
         p("Los restaurantes con cuenta de mayoreo pueden pedir baguette y hogaza de masa madre en piezas de 1 kg, "
           "con un precio por kilo que se acuerda cada seis meses. Como la masa fermenta 18 horas, estos pedidos se "
-          "hacen a más tardar a las 14:00 del día anterior y se entregan entre las 6:30 y las 8:00, o a las 12:00 si "
-          "el restaurante prefiere pan de la primera tanda de baguette. "
-          "Las cuentas que piden baguette tienen el mismo descuento que con cualquier otra pieza: 12 % desde $1,500 y "
-          "15 % desde $4,000."),
+          "hacen a más tardar a las 14:00 del día anterior y se entregan entre las 6:30 y las 8:00, o a las 12:00 "
+          "si el restaurante prefiere pan de la primera tanda de baguette. Las cuentas que piden baguette tienen el "
+          "mismo descuento que con cualquier otra pieza: 12 % desde $1,500 y 15 % desde $4,000."),
         h2("En casa"),
         p("Guarde la baguette envuelta en un trapo de algodón hasta 2 días, o congélela en trozos hasta 2 "
           "meses. Para devolverle la corteza, rocíela con agua y métala 6 minutos al horno a 200 °C. "
@@ -740,12 +717,10 @@ def _sourdough(rng: np.random.Generator) -> list[Block]:
         p("Si quiere hacer pan en casa con nuestra masa madre, aliméntela con partes iguales de harina y "
           "agua (50 g de cada una) cada 12 horas durante tres días antes de usarla. La primera vez suele "
           f"salir más densa: es normal. {fill[0]} {fill[1]} {fill[2]}"),
-        p("¿Venden harina o masa cruda? "
-          "No vendemos harina ni masa cruda de pan; la masa madre que regalamos los sábados es lo único que sale del "
-          "obrador sin hornear. Si quiere la harina de molino de piedra que usamos, le pasamos el contacto del "
-          "molino de Tlaxcala. "
-          "Vende por costal de 25 kg; para cantidades pequeñas, algunas tiendas de la colonia Del Valle la venden por "
-          "kilo."),
+        p("¿Venden harina o masa cruda? No vendemos harina ni masa cruda de pan; la masa madre que regalamos los "
+          "sábados es lo único que sale del obrador sin hornear. Si quiere la harina de molino de piedra que "
+          "usamos, le pasamos el contacto del molino de Tlaxcala. Vende por costal de 25 kg; para cantidades "
+          "pequeñas, algunas tiendas de la colonia Del Valle la venden por kilo."),
     ]
 
 
@@ -762,11 +737,10 @@ def _gifts(rng: np.random.Generator) -> list[Block]:
         toggle("¿Qué cajas de regalo tienen?",
                p("Armamos cajas con piezas que aguantan bien el viaje: brownies, orejas, polvorones y "
                  "galletas de avena. La caja de regalo con moño cuesta $45 además de las piezas, y se "
-                 "puede agregar una tarjeta escrita a mano sin costo."),
+                 "puede agregar una tarjeta escrita a mano sin costo. Todas las cajas llevan una tarjeta con los "
+                 "alérgenos de cada pieza; los brownies llevan nuez y los polvorones, cacahuate."),
                bullet("Caja chica: 6 piezas surtidas, desde $140 más la caja."),
-               bullet("Caja mediana: 12 piezas surtidas, desde $280 más la caja."),
-               p("Todas las cajas llevan una tarjeta con los alérgenos de cada pieza; los brownies llevan nuez y los "
-                 "polvorones, cacahuate.")),
+               bullet("Caja mediana: 12 piezas surtidas, desde $280 más la caja.")),
         toggle("¿Pueden enviar una caja de regalo a otra persona?",
                p("Sí, dentro de nuestras zonas de reparto y con las reglas normales de envío. Díganos el "
                  "nombre de quien recibe y si es sorpresa, para que el repartidor no llame antes. "
@@ -775,13 +749,12 @@ def _gifts(rng: np.random.Generator) -> list[Block]:
                p("El envío cuesta lo de siempre: $40 en la zona 1, $70 en la zona 2 y $110 en la zona 3; en la zona "
                  "1 es gratis desde $600.")),
         h2("Eventos y mesas de postres"),
-        p("Para eventos vendemos charolas de piezas pequeñas: mini conchas, mini roles, brownies en "
-          "cuadritos y polvorones. Una charola de 30 piezas pequeñas cuesta $390. No montamos la mesa ni "
-          "mandamos personal al evento; entregamos las charolas listas para servir. "
-          "Se pueden combinar hasta tres piezas distintas por charola, y una charola alcanza para unas 15 personas si "
-          "hay otros postres. "
-          "Las charolas se encargan con 48 horas de anticipación y siguen las reglas de anticipo de siempre: una "
-          "charola de $390 se paga completa, y dos charolas, que suman $780, dejan $390 de anticipo."),
+        p("Para eventos vendemos charolas de piezas pequeñas: mini conchas, mini roles, brownies en cuadritos y "
+          "polvorones. Una charola de 30 piezas pequeñas cuesta $390. No montamos la mesa ni mandamos personal al "
+          "evento; entregamos las charolas listas para servir. Se pueden combinar hasta tres piezas distintas por "
+          "charola, y una charola alcanza para unas 15 personas si hay otros postres. Las charolas se encargan con "
+          "48 horas de anticipación y siguen las reglas de anticipo de siempre: una charola de $390 se paga "
+          "completa, y dos charolas, que suman $780, dejan $390 de anticipo."),
         p("Los pedidos de más de 60 piezas o para más de 80 personas se encargan con una semana de "
           "anticipación y se confirman con Valeria. "
           "En esos pedidos, Valeria confirma también la hora de entrega y quién recibe en el lugar del evento. "

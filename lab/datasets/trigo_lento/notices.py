@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import (Block, bullet, callout, divider, h2, h3, image, numbered, p, quote, synced_reference,
-                     todo)
+from .blocks import Block, bullet, callout, divider, h2, h3, image, p, quote, synced_reference, todo
 from .outline import Outline
 from .phrasing import FILLER, some_of
 from .policies import GENERAL_HOURS_KEY
@@ -24,24 +23,22 @@ def _may_day(rng: np.random.Generator) -> list[Block]:
         callout("El viernes 1 de mayo es día de descanso obligatorio: la tienda abre medio día y no hay "
                 "entregas a domicilio.", icon="📣"),
         h2("Fechas"),
-        p("El puente del Día del Trabajo va del viernes 1 al domingo 3 de mayo de 2026. Sólo el viernes 1 "
-          "tiene horario especial; el sábado 2 y el domingo 3 abrimos con el horario de siempre. El lunes 4 "
-          "de mayo todo vuelve a la normalidad, también los repartos de mayoreo. "
-          "El 1 de mayo es día de descanso obligatorio por ley, y queremos que el equipo lo disfrute al menos la "
-          "tarde: por eso ese día cerramos temprano y no salen repartidores. Quienes trabajan el viernes en la mañana "
-          "reciben el pago doble que marca la ley y eligen otro día de descanso esa semana. "
-          "El obrador, en cambio, trabaja la madrugada del viernes con el turno completo para que la vitrina esté "
-          "llena a las 8:00."),
+        p("El puente del Día del Trabajo va del viernes 1 al domingo 3 de mayo de 2026. Sólo el viernes 1 tiene "
+          "horario especial; el sábado 2 y el domingo 3 abrimos con el horario de siempre. El lunes 4 de mayo todo "
+          "vuelve a la normalidad, también los repartos de mayoreo. El 1 de mayo es día de descanso obligatorio por "
+          "ley, y queremos que el equipo lo disfrute al menos la tarde: por eso ese día cerramos temprano y no "
+          "salen repartidores. Quienes trabajan el viernes en la mañana reciben el pago doble que marca la ley y "
+          "eligen otro día de descanso esa semana. El obrador, en cambio, trabaja la madrugada del viernes con el "
+          "turno completo para que la vitrina esté llena a las 8:00."),
         p("El jueves 30 de abril, Día del Niño, la tienda abre con horario normal y habrá mini roles de "
           "canela y mini conchas en bolsa de cuatro piezas por $45, mientras duren. "
           "Los mini roles llevan nuez, igual que el rol de tamaño normal; las mini conchas no llevan nuez en la "
           "receta, pero pueden traer trazas. No se encargan: se venden sólo en mostrador ese jueves. "
           "Son una bolsa por persona, para que alcancen para todos los niños que vengan."),
         h2("Horario"),
-        p("El viernes 1 de mayo la tienda abre de 8:00 a 14:00, sólo para venta en mostrador y entrega de "
-          "encargos; ese día no salen repartidores. "
-          "Es el único día del puente con horario especial; a las 14:00 en punto se cierra la puerta, y quien ya esté "
-          "dentro termina su compra con calma."),
+        p("El viernes 1 de mayo la tienda abre de 8:00 a 14:00, sólo para venta en mostrador y entrega de encargos; "
+          "ese día no salen repartidores. Es el único día del puente con horario especial; a las 14:00 en punto se "
+          "cierra la puerta, y quien ya esté dentro termina su compra con calma."),
         bullet("Sábado 2 de mayo: de 8:00 a 20:00, con entregas a domicilio de 10:00 a 18:00."),
         bullet("Domingo 3 de mayo: de 8:00 a 15:00, con entregas a domicilio de 10:00 a 14:00."),
         p("El WhatsApp de la tienda atiende el viernes 1 de 8:00 a 13:00. Los mensajes que lleguen después "
@@ -94,34 +91,29 @@ def _epiphany(rng: np.random.Generator) -> list[Block]:
         bullet("Rosca mediana, de 15 a 18 rebanadas: $480."),
         bullet("Rosca grande, de 25 a 30 rebanadas: $690."),
         bullet("Relleno de nata con nuez picada, en cualquier tamaño: $60 más."),
-        p("La rosca tradicional lleva ate de membrillo, higo cristalizado y costra de azúcar con almendra "
-          "molida. La chica lleva 3 muñequitos, la mediana 5 y la grande 7; los muñequitos son de plástico "
-          "resistente al horno y van escondidos en la masa, así que hay que avisar a los niños. "
-          "Se entrega en caja de cartón con cuchillo de plástico y una bolsa de papel para los muñequitos que vayan "
-          "saliendo. "
-          "Cada rosca lleva una tarjeta con sus alérgenos, y la rellena, además, una etiqueta roja que dice «contiene "
-          "nuez». "
-          "Las roscas se hornearon del 1 al 6 de enero en el horno de piso, de 30 en 30, y cada una se revisó a mano "
-          "antes de entrar a su caja."),
+        p("La rosca tradicional lleva ate de membrillo, higo cristalizado y costra de azúcar con almendra molida. "
+          "La chica lleva 3 muñequitos, la mediana 5 y la grande 7; los muñequitos son de plástico resistente al "
+          "horno y van escondidos en la masa, así que hay que avisar a los niños. Se entrega en caja de cartón con "
+          "cuchillo de plástico y una bolsa de papel para los muñequitos que vayan saliendo. Cada rosca lleva una "
+          "tarjeta con sus alérgenos, y la rellena, además, una etiqueta roja que dice «contiene nuez». Las roscas "
+          "se hornearon del 1 al 6 de enero en el horno de piso, de 30 en 30, y cada una se revisó a mano antes de "
+          "entrar a su caja."),
         h2("Alérgenos de la rosca"),
-        p("La rosca tradicional contiene gluten, leche, huevo y almendra. La rosca rellena contiene además "
-          "nuez, que va picada dentro de la nata. Las dos pueden traer trazas de cacahuate y ajonjolí. En "
-          "temporada de rosca el obrador trabaja almendra todos los días, así que esas semanas todo el pan "
-          "puede traer trazas de almendra. "
-          "Por la misma razón, en las semanas de rosca las conchas y los cuernitos declaran trazas de almendra además "
-          "de las de siempre. "
-          "En 2026 esa advertencia se publicó en las fichas de conchas y cuernitos del 15 de diciembre al 6 de enero "
-          "y se retiró al terminar la temporada. "
-          "Quien tenga alergia a la almendra debe saber que la costra de la rosca tradicional es la que la lleva, no "
-          "la masa: aun así, no se puede quitar."),
+        p("La rosca tradicional contiene gluten, leche, huevo y almendra. La rosca rellena contiene además nuez, "
+          "que va picada dentro de la nata. Las dos pueden traer trazas de cacahuate y ajonjolí. En temporada de "
+          "rosca el obrador trabaja almendra todos los días, así que esas semanas todo el pan puede traer trazas de "
+          "almendra. Por la misma razón, en las semanas de rosca las conchas y los cuernitos declaran trazas de "
+          "almendra además de las de siempre. En 2026 esa advertencia se publicó en las fichas de conchas y "
+          "cuernitos del 15 de diciembre al 6 de enero y se retiró al terminar la temporada. Quien tenga alergia a "
+          "la almendra debe saber que la costra de la rosca tradicional es la que la lleva, no la masa: aun así, no "
+          "se puede quitar."),
         h2("Encargos y recogida"),
-        p("La preventa abrió el 15 de diciembre de 2025 y cerró el 3 de enero de 2026 a las 19:00. Las "
-          "roscas se recogieron del 2 al 6 de enero, con horario de recogida asignado en media hora; el 6 "
-          "de enero la tienda abrió de 7:00 a 21:00 y sólo hubo roscas por encargo, sin venta de mostrador. "
-          "Los turnos de recogida se asignaron al pagar el anticipo, en orden de llegada, y el 6 de enero se llenaron "
-          "desde el 28 de diciembre. "
-          "Las roscas grandes se entregaron con un cuchillo largo y una bolsa de muñequitos de repuesto, por si "
-          "alguno se perdía al partirla."),
+        p("La preventa abrió el 15 de diciembre de 2025 y cerró el 3 de enero de 2026 a las 19:00. Las roscas se "
+          "recogieron del 2 al 6 de enero, con horario de recogida asignado en media hora; el 6 de enero la tienda "
+          "abrió de 7:00 a 21:00 y sólo hubo roscas por encargo, sin venta de mostrador. Los turnos de recogida se "
+          "asignaron al pagar el anticipo, en orden de llegada, y el 6 de enero se llenaron desde el 28 de "
+          "diciembre. Las roscas grandes se entregaron con un cuchillo largo y una bolsa de muñequitos de repuesto, "
+          "por si alguno se perdía al partirla."),
         p("Las cancelaciones de rosca, como todos los encargos de temporada, fueron sin costo hasta 72 "
           "horas antes de la recogida. Entre 72 y 48 horas se retuvo la mitad del anticipo, y con menos de "
           "48 horas el anticipo no se devolvió. "
@@ -145,12 +137,11 @@ def _epiphany(rng: np.random.Generator) -> list[Block]:
           "La rosca que sobró se puede convertir en budín o en torrejas; en redes compartimos la receta de torrejas "
           "de rosca de Don Ernesto."),
         h2("Lo que aprendimos esta temporada"),
-        p("Vendimos 412 roscas, 60 más que en 2025, y el 6 de enero la fila llegó a la esquina de Eugenia. "
-          "Para la próxima temporada la preventa abrirá el 1 de diciembre y habrá dos cajas sólo para "
-          "entregar roscas pagadas. "
-          "También vamos a limitar la rosca grande a 40 por día, porque es la que más tarda en hornearse y la que más "
-          "espacio ocupa en el horno de piso. "
-          "Quienes encargaron en 2026 recibirán un mensaje el 1 de diciembre con la apertura de la preventa."),
+        p("Vendimos 412 roscas, 60 más que en 2025, y el 6 de enero la fila llegó a la esquina de Eugenia. Para la "
+          "próxima temporada la preventa abrirá el 1 de diciembre y habrá dos cajas sólo para entregar roscas "
+          "pagadas. También vamos a limitar la rosca grande a 40 por día, porque es la que más tarda en hornearse y "
+          "la que más espacio ocupa en el horno de piso. Quienes encargaron en 2026 recibirán un mensaje el 1 de "
+          "diciembre con la apertura de la preventa."),
         p("La rosca rellena fue la más pedida, y también la que más preguntas de alérgenos generó: mucha "
           "gente no sabía que la nata llevaba nuez. En el aviso de la próxima temporada la nuez irá en "
           f"negritas en el precio. {fill[0]} {fill[1]} {fill[2]}"),
@@ -166,8 +157,7 @@ def _holy_week(rng: np.random.Generator) -> list[Block]:
           "Como todos los años, el obrador descansa la noche del Viernes Santo, así que el Sábado de Gloria habrá "
           "menos variedad en la mañana. "
           "Los horarios de Semana Santa valen sólo para esas fechas; desde el lunes 6 de abril rige el horario "
-          "general. "
-          "El horario general, que aparece abajo, vuelve a aplicar desde el lunes 6 de abril."),
+          "general."),
         h2("Horario de Semana Santa"),
         bullet("Lunes 30 y martes 31 de marzo, miércoles 1 de abril: horario normal, de 7:30 a 20:00."),
         bullet("Jueves Santo, 2 de abril: de 7:30 a 18:00."),
@@ -200,16 +190,14 @@ def _holy_week(rng: np.random.Generator) -> list[Block]:
           "las fichas. "
           "Quien tenga alergia a la nuez o al cacahuate no debe comer capirotada: no hay versión sin ellos."),
         h2("Encargos y entregas"),
-        p("Los encargos para Jueves y Viernes Santo se reciben hasta el lunes 30 de marzo a las 19:00. El "
-          "Viernes Santo no hay entregas a domicilio ni reparto de mayoreo; el sábado 4 de abril las "
-          "entregas salen con normalidad. "
-          "Las cancelaciones de capirotada siguen la regla de siempre: sin costo hasta 48 horas antes de la recogida; "
-          "las de encargos de pastel para Pascua, también. "
-          "El jueves 2 de abril los pedidos a domicilio salen con normalidad, pero la última franja termina a las "
-          "16:00 porque la tienda cierra a las 18:00. "
-          "El Domingo de Pascua hay entregas de 10:00 a 14:00, como cualquier domingo."),
-        p("Las cuentas de mayoreo que reciben los viernes tendrán su pedido el jueves 2 de abril. El "
-          f"obrador descansa la noche del Viernes Santo y el sábado abre con menos variedad. {fill[0]}"),
+        p("Los encargos para Jueves y Viernes Santo se reciben hasta el lunes 30 de marzo a las 19:00. El Viernes "
+          "Santo no hay entregas a domicilio ni reparto de mayoreo; el sábado 4 de abril las entregas salen con "
+          "normalidad. Las cancelaciones de capirotada siguen la regla de siempre: sin costo hasta 48 horas antes "
+          "de la recogida; las de encargos de pastel para Pascua, también. El jueves 2 de abril los pedidos a "
+          "domicilio salen con normalidad, pero la última franja termina a las 16:00 porque la tienda cierra a las "
+          "18:00. El Domingo de Pascua hay entregas de 10:00 a 14:00, como cualquier domingo."),
+        p("Las cuentas de mayoreo que reciben los viernes tendrán su pedido el jueves 2 de abril, y las que "
+          f"reciben los sábados lo tendrán como siempre, aunque con menos variedad. {fill[0]}"),
         h2("Pan de Pascua"),
         p("Para el Domingo de Pascua, 5 de abril, hacemos un pan de yema trenzado con naranja y anís, decorado con "
           "azúcar glass. Cuesta $160 y alcanza para 8 personas. Contiene gluten, leche y huevo y puede traer trazas "
@@ -231,12 +219,12 @@ def _valentine(rng: np.random.Generator) -> list[Block]:
         image("https://trigolento.example/fotos/caja-san-valentin.jpg",
               "Caja de San Valentín con seis galletas de corazón y dos brownies, con moño rojo."),
         p("El sábado 14 de febrero de 2026 es Día del Amor y la Amistad. Como cada año, preparamos piezas "
-          "especiales sólo para esa semana, del martes 10 al sábado 14 de febrero. "
-          "Fuera de esas fechas las galletas de corazón y las conchas rosas no se hacen, aunque se pidan por encargo; "
-          "la caja de brownies sí se puede encargar todo el año. "
-          "El año pasado vendimos 180 cajas y se acabaron el jueves 12; este año hicimos lugar en el horno para 250. "
-          "Las piezas de temporada se suman al menú de siempre: esa semana hay conchas, roles y brownies como "
-          "cualquier otra, y la vitrina se reorganiza para que las cajas de regalo no tapen el pan del día."),
+          "especiales sólo para esa semana, del martes 10 al sábado 14 de febrero. Fuera de esas fechas las "
+          "galletas de corazón y las conchas rosas no se hacen, aunque se pidan por encargo; la caja de brownies sí "
+          "se puede encargar todo el año. El año pasado vendimos 180 cajas y se acabaron el jueves 12; este año "
+          "hicimos lugar en el horno para 250. Las piezas de temporada se suman al menú de siempre: esa semana hay "
+          "conchas, roles y brownies como cualquier otra, y la vitrina se reorganiza para que las cajas de regalo "
+          "no tapen el pan del día."),
         h2("Piezas de temporada"),
         bullet("Galletas de corazón con chispas de chocolate: $20 la pieza o $110 la bolsa de 6."),
         bullet("Caja de San Valentín (6 galletas de corazón y 2 brownies de cacao y nuez): $220."),
@@ -271,11 +259,11 @@ def _valentine(rng: np.random.Generator) -> list[Block]:
           "regalarla el sábado, guárdela cerrada en un lugar fresco, lejos del sol. "
           "Las conchas rosas son pan del día y conviene comerlas el mismo día de la compra."),
         h2("Entregas el 14 de febrero"),
-        p("El sábado 14 habrá entregas a domicilio de 9:00 a 18:00, una hora antes que de costumbre, sólo en "
-          "las zonas 1 y 2. Si la entrega es sorpresa, díganoslo al encargar y el repartidor no llamará "
-          "antes de llegar; dejará el regalo con quien abra la puerta. "
-          "Las entregas del 14 se reparten en tres franjas, de 9:00 a 12:00, de 12:00 a 15:00 y de 15:00 a 18:00, con "
-          "un máximo de diez entregas por franja; el envío cuesta lo de siempre: $40 en la zona 1 y $70 en la zona 2."),
+        p("El sábado 14 habrá entregas a domicilio de 9:00 a 18:00, una hora antes que de costumbre, sólo en las "
+          "zonas 1 y 2. Si la entrega es sorpresa, díganoslo al encargar y el repartidor no llamará antes de "
+          "llegar; dejará el regalo con quien abra la puerta. Las entregas del 14 se reparten en tres franjas, de "
+          "9:00 a 12:00, de 12:00 a 15:00 y de 15:00 a 18:00, con un máximo de diez entregas por franja; el envío "
+          "cuesta lo de siempre: $40 en la zona 1 y $70 en la zona 2."),
         quote("Lo que más se vende en San Valentín no son los corazones: son los brownies. — Valeria"),
         p(f"{fill[0]} {fill[1]} {fill[2]}"),
     ]
@@ -287,17 +275,15 @@ def _oven_service(rng: np.random.Generator) -> list[Block]:
         callout("El lunes 20 de abril no habrá pan recién horneado: el horno principal estará en "
                 "mantenimiento.", icon="🔧"),
         h2("Qué pasa ese día"),
-        p("Una vez al año se revisan los quemadores, los sellos de las puertas y el sistema de vapor del "
-          "horno de piso. La revisión dura todo el día y el horno no se puede usar ni la noche anterior, "
-          "porque tiene que estar frío cuando llega el técnico. "
-          "Es la revisión que pide el fabricante para mantener la garantía del horno, y la hacemos en lunes porque es "
-          "el día con menos encargos y sin entregas a domicilio. "
-          "El técnico viene de Guadalajara y trae las refacciones que pedimos con un mes de anticipación; si alguna "
-          "no llega, la revisión se hace igual y sólo se cambia lo que haya. "
-          "El horno pequeño de convección, que usamos para galletas y polvorones, sí funciona ese día; por eso hay "
-          "galletas. "
-          "El técnico revisa también la campana de extracción y la instalación de gas, y deja un reporte que "
-          "guardamos con los papeles de protección civil."),
+        p("Una vez al año se revisan los quemadores, los sellos de las puertas y el sistema de vapor del horno de "
+          "piso. La revisión dura todo el día y el horno no se puede usar ni la noche anterior, porque tiene que "
+          "estar frío cuando llega el técnico. Es la revisión que pide el fabricante para mantener la garantía del "
+          "horno, y la hacemos en lunes porque es el día con menos encargos y sin entregas a domicilio. El técnico "
+          "viene de Guadalajara y trae las refacciones que pedimos con un mes de anticipación; si alguna no llega, "
+          "la revisión se hace igual y sólo se cambia lo que haya. El horno pequeño de convección, que usamos para "
+          "galletas y polvorones, sí funciona ese día; por eso hay galletas. El técnico revisa también la campana "
+          "de extracción y la instalación de gas, y deja un reporte que guardamos con los papeles de protección "
+          "civil."),
         p("El lunes 20 de abril la tienda abre de 8:00 a 13:00, con menú reducido: café, galletas de "
           "avena, polvorones, orejas y el pan integral del sábado. No habrá conchas, roles, cuernitos, "
           "baguette ni pay de queso. "
@@ -306,13 +292,12 @@ def _oven_service(rng: np.random.Generator) -> list[Block]:
           "lo mejor es comprarlo el sábado 18 y congelarlo el mismo día, como explica la página de conservación."),
         h2("Encargos y entregas"),
         p("No se reciben encargos para recoger el lunes 20 ni el martes 21 de abril antes de las 12:00. Los "
-          "encargos que ya estaban confirmados para esas fechas se movieron, con el acuerdo de cada "
-          "cliente, al sábado 18 o al martes 21 por la tarde. "
-          "Quien no pudo cambiar de fecha recibió de vuelta todo su anticipo, aunque faltaran menos de 48 horas, "
-          "porque el cambio fue nuestro; además le dimos el cupón del 10 % que marca la política de cancelaciones. "
-          "Si usted tenía un encargo para esos días y no recibió nuestro mensaje, escríbanos por WhatsApp: lo "
-          "resolvemos con las mismas condiciones. "
-          "Los encargos para el martes 21 por la tarde se reciben con normalidad, con las anticipaciones de siempre."),
+          "encargos que ya estaban confirmados para esas fechas se movieron, con el acuerdo de cada cliente, al "
+          "sábado 18 o al martes 21 por la tarde. Quien no pudo cambiar de fecha recibió de vuelta todo su "
+          "anticipo, aunque faltaran menos de 48 horas, porque el cambio fue nuestro; además le dimos el cupón del "
+          "10 % que marca la política de cancelaciones. Si usted tenía un encargo para esos días y no recibió "
+          "nuestro mensaje, escríbanos por WhatsApp: lo resolvemos con las mismas condiciones. Los encargos para el "
+          "martes 21 por la tarde se reciben con normalidad, con las anticipaciones de siempre."),
         p("Los lunes no hay entregas a domicilio, así que ese día no cambia nada para los pedidos a "
           "domicilio. El martes 21 las entregas empiezan a las 12:00 en lugar de las 10:00. "
           "La franja de mañana del martes 21 no existe; quienes la habían elegido pasan a la franja de mediodía, de "
@@ -329,11 +314,10 @@ def _oven_service(rng: np.random.Generator) -> list[Block]:
           "ese día."),
         h3("Por qué avisamos con tanta anticipación"),
         p("Un lunes sin horno cambia los pedidos de mayoreo, los encargos de dos días y lo que hay en la vitrina. "
-          "Publicamos este aviso tres semanas antes para que nadie se entere en la puerta, y para que las cuentas de "
-          "mayoreo puedan pedir un día antes lo que necesiten. "
-          "Los cambios de este tipo se publican en la base de conocimiento, en la puerta y en redes el mismo día. "
-          "Si tiene una duda sobre un encargo de esos días, escríbanos por WhatsApp con su folio y le contestamos con "
-          "la fecha nueva."),
+          "Publicamos este aviso tres semanas antes para que nadie se entere en la puerta, y para que las cuentas "
+          "de mayoreo puedan pedir un día antes lo que necesiten. Los cambios de este tipo se publican en la base "
+          "de conocimiento, en la puerta y en redes el mismo día. Si tiene una duda sobre un encargo de esos días, "
+          "escríbanos por WhatsApp con su folio y le contestamos con la fecha nueva."),
         h2("Cómo vamos"),
         todo("Confirmar la fecha con el técnico del horno.", True),
         todo("Avisar a las cuentas de mayoreo.", True),
@@ -359,22 +343,20 @@ def _sidewalk_works(rng: np.random.Generator) -> list[Block]:
           "La obra forma parte del programa de banquetas de la alcaldía para las colonias Narvarte y Del Valle de "
           "este año."),
         h2("Cómo entrar a la tienda"),
-        p("Mientras dure la obra frente al local, la entrada con rampa queda cerrada y se entra por la "
-          "puerta lateral, junto a la farmacia, que tiene un escalón de 15 cm. Si usa silla de ruedas o "
-          "carriola, toque el timbre de la puerta lateral y le atendemos en la banqueta. "
-          "Dentro de la tienda todo sigue igual: el mostrador bajo para sillas de ruedas, la caja de encargos junto a "
-          "la puerta principal, que durante la obra se mueve junto a la puerta lateral, y el baño para clientes. "
-          "La caja de encargos se reconoce por el letrero verde con la palabra «Encargos». "
-          "Durante la obra, la fila del mostrador se forma dentro de la tienda y no en la banqueta."),
-        p("No habrá lugares de parquímetro en nuestra cuadra durante la obra. La esquina de Petén y Eugenia "
-          "sigue abierta para bajar y subir pasaje por unos minutos. "
-          "Las bicicletas se pueden dejar en el biciestacionamiento de la esquina, que no se toca durante la obra; el "
-          "de enfrente de la tienda se retira del 20 al 24 de abril. La estación de Ecobici de media cuadra sigue "
-          "funcionando. "
-          "El repartidor de la bicicleta sale por la puerta lateral y la camioneta se estaciona en la esquina, así "
-          "que las entregas a domicilio no cambian. "
-          "Si algún día la camioneta no puede llegar a la esquina, el repartidor carga el pedido a pie desde Eugenia; "
-          "los pasteles grandes pueden salir con unos minutos de retraso."),
+        p("Mientras dure la obra frente al local, la entrada con rampa queda cerrada y se entra por la puerta "
+          "lateral, junto a la farmacia, que tiene un escalón de 15 cm. Si usa silla de ruedas o carriola, toque el "
+          "timbre de la puerta lateral y le atendemos en la banqueta. Dentro de la tienda todo sigue igual: el "
+          "mostrador bajo para sillas de ruedas, la caja de encargos junto a la puerta principal, que durante la "
+          "obra se mueve junto a la puerta lateral, y el baño para clientes. La caja de encargos se reconoce por el "
+          "letrero verde con la palabra «Encargos». Durante la obra, la fila del mostrador se forma dentro de la "
+          "tienda y no en la banqueta."),
+        p("No habrá lugares de parquímetro en nuestra cuadra durante la obra. La esquina de Petén y Eugenia sigue "
+          "abierta para bajar y subir pasaje por unos minutos. Las bicicletas se pueden dejar en el "
+          "biciestacionamiento de la esquina, que no se toca durante la obra; el de enfrente de la tienda se retira "
+          "del 20 al 24 de abril. La estación de Ecobici de media cuadra sigue funcionando. El repartidor de la "
+          "bicicleta sale por la puerta lateral y la camioneta se estaciona en la esquina, así que las entregas a "
+          "domicilio no cambian. Si algún día la camioneta no puede llegar a la esquina, el repartidor carga el "
+          "pedido a pie desde Eugenia; los pasteles grandes pueden salir con unos minutos de retraso."),
         h2("Encargos grandes"),
         p("Si recoge un pastel grande o varias cajas, escríbanos cuando esté por llegar y se los sacamos a "
           "la esquina de Eugenia para que no tenga que estacionarse. Mencione su folio en el mensaje. "
@@ -394,13 +376,12 @@ def _sidewalk_works(rng: np.random.Generator) -> list[Block]:
         p("Las piezas de la vitrina están protegidas con cortina y el obrador trabaja de noche, cuando no "
           f"hay obra, así que el pan no se ve afectado. {fill[0]}"),
         h3("Preguntas de vecinos"),
-        p("¿La obra es de Trigo Lento? No: es de la alcaldía, y nosotros sólo avisamos cómo afecta a la tienda. ¿Van "
-          "a cerrar algún día? No está previsto; si la alcaldía necesitara cerrar el paso por completo, lo "
-          "avisaremos aquí con al menos un día de anticipación. ¿Siguen los parquímetros? Sólo en las cuadras que no "
-          "están en obra. "
-          "¿Se ensucia el pan? No: la vitrina está cerrada y el obrador trabaja de noche, cuando no hay obra. "
-          "¿Hay descuento por las molestias? No, pero el café de la semana del 20 al 24 de abril cuesta $5 menos para "
-          "llevar."),
+        p("¿La obra es de Trigo Lento? No: es de la alcaldía, y nosotros sólo avisamos cómo afecta a la tienda. "
+          "¿Van a cerrar algún día? No está previsto; si la alcaldía necesitara cerrar el paso por completo, lo "
+          "avisaremos aquí con al menos un día de anticipación. ¿Siguen los parquímetros? Sólo en las cuadras que "
+          "no están en obra. ¿Se ensucia el pan? No: la vitrina está cerrada y el obrador trabaja de noche, cuando "
+          "no hay obra. ¿Hay descuento por las molestias? No, pero el café de la semana del 20 al 24 de abril "
+          "cuesta $5 menos para llevar."),
         divider(),
         p(f"Gracias por la paciencia; cuando terminen, la banqueta será más ancha y tendrá una rampa nueva. "
           f"{fill[1]} {fill[2]}"),

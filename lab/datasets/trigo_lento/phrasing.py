@@ -30,21 +30,25 @@ def some_of(rng: np.random.Generator, pool: Sequence[str], k: int) -> list[str]:
 #: Connective sentences per page type: true of every page of that type, never its main content.
 FILLER: dict[str, tuple[str, ...]] = {
     "ficha": (
-        "Cada pieza se forma a mano, así que el peso puede variar unos gramos de una charola a otra.",
         "Si la receta cambia, primero se corrige esta ficha y después llega la pieza nueva al mostrador.",
-        "Las fotos de esta ficha se tomaron en el obrador con piezas de una horneada normal, sin retoques.",
+        "Los ingredientes se revisan cada vez que cambia un lote de proveedor.",
+        "Para pedidos grandes conviene escribir antes: el horno tiene un límite de charolas por día.",
+        "Las claves de producto son las mismas en mostrador, en WhatsApp y en los tickets.",
+        "Si una pieza se acaba, no la sustituimos por otra parecida sin preguntarle.",
+    ),
+    # Only true of pieces sold over the counter, not of cakes made to order.
+    "ficha_mostrador": (
+        "Cada pieza se forma a mano, así que el peso puede variar unos gramos de una charola a otra.",
         "El precio incluye la bolsa de papel; las cajas de regalo se cobran aparte.",
         "La disponibilidad cambia durante la mañana porque horneamos en tandas pequeñas.",
         "Si llega tarde y ya no hay, en mostrador le dicen a qué hora sale la siguiente charola.",
-        "Los ingredientes se revisan cada vez que cambia un lote de proveedor.",
-        "Para pedidos grandes conviene escribir antes: el horno tiene un límite de charolas por día.",
-        "Si una pieza se acaba, no la sustituimos por otra parecida sin preguntarle.",
-        "Las claves de producto son las mismas en mostrador, en WhatsApp y en los tickets.",
     ),
     "politica": (
-        "Esta política la revisan Valeria y Don Ernesto cada vez que cambia una regla, y la fecha de la última edición queda en Notion.",
+        "Esta política la revisan Valeria y Don Ernesto cada vez que cambia una regla, y la fecha de la última "
+        "edición queda en Notion.",
         "Si algo de esta página no está claro, en mostrador o por WhatsApp se lo explicamos con gusto.",
-        "Cuando una regla cambia, la versión anterior deja de aplicarse para los pedidos nuevos, no para los que ya estaban confirmados.",
+        "Cuando una regla cambia, la versión anterior deja de aplicarse para los pedidos nuevos, no para los que ya "
+        "estaban confirmados.",
         "Ningún empleado puede prometer algo distinto de lo que dice esta página sin la autorización de Valeria.",
         "Preferimos reglas pocas y claras a excepciones que nadie recuerda.",
         "Las cantidades están en pesos mexicanos e incluyen IVA.",
@@ -72,7 +76,8 @@ FILLER: dict[str, tuple[str, ...]] = {
         "Si algo de este aviso cambia, lo corregimos aquí primero y después en la puerta.",
     ),
     "alergenos": (
-        "La información de esta página viene de las fichas de producto y se revisa cuando cambia una receta o un proveedor.",
+        "La información de esta página viene de las fichas de producto y se revisa cuando cambia una receta o un "
+        "proveedor.",
         "Un empleado de mostrador no puede asegurar que una pieza está libre de un alérgeno si la ficha no lo dice.",
         "Cuando la respuesta importa para la salud, preferimos decir que no sabemos a adivinar.",
         "Las alergias graves merecen una conversación con Valeria antes de encargar.",

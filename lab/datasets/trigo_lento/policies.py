@@ -62,12 +62,11 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
             ["Cancelación por parte de Trigo Lento", "Reembolso total y cupón del 10 %",
              "Reembolso total y cupón del 10 %", "Sin cargo y 10 % en el siguiente pedido"],
         ]),
-        p("La tabla resume los tres tipos de pedido. Un encargo normal es cualquier pastel, caja o charola "
-          "fuera de temporada; los encargos de temporada son los que se anuncian en un aviso (Rosca de Reyes, "
-          "pan de muerto, Navidad y los puentes con horario especial); los pedidos de mayoreo son los de "
-          "negocios con cuenta. "
-          "Cuando una fecha cae en temporada, el aviso de esa temporada lo dice expresamente; si un aviso no menciona "
-          "plazos distintos, valen los de los encargos normales."),
+        p("La tabla resume los tres tipos de pedido. Un encargo normal es cualquier pastel, caja o charola fuera de "
+          "temporada; los encargos de temporada son los que se anuncian en un aviso (Rosca de Reyes, pan de muerto, "
+          "Navidad y los puentes con horario especial); los pedidos de mayoreo son los de negocios con cuenta. "
+          "Cuando una fecha cae en temporada, el aviso de esa temporada lo dice expresamente; si un aviso no "
+          "menciona plazos distintos, valen los de los encargos normales."),
         h2("Cómo cancelar"),
         p("Las cancelaciones se hacen por escrito para que quede registro de la hora en que llegaron. Una "
           "llamada no basta, porque en hora pico nadie puede anotarla con calma. "
@@ -103,8 +102,8 @@ def _cancellations(rng: np.random.Generator) -> list[Block]:
         p("El anticipo cubre lo que gastamos antes de hornear: ingredientes frescos que no se pueden "
           "devolver, horas de trabajo y el lugar que le negamos a otro cliente en el horno. Por eso se "
           "retiene cuando la cancelación llega tarde, y no como castigo. "
-          "Lo que se retiene nunca supera lo que ya pagó: si dejó un anticipo de $210 y cancela a destiempo, lo más "
-          "que pierde son esos $210, aunque el encargo completo valiera más. "
+          "Lo que se retiene nunca supera lo que ya pagó: si dejó un anticipo de $325 y cancela a destiempo, lo más "
+          "que pierde son esos $325, aunque el encargo completo valiera más. "
           "Y si el encargo se pagó completo por ser menor de $500, lo que se retiene se calcula sobre ese pago, con "
           "los mismos porcentajes."),
         h3("Un ejemplo con números"),
@@ -153,13 +152,12 @@ def _deliveries(rng: np.random.Generator) -> list[Block]:
         p("Repartimos en bicicleta de carga y en una camioneta pequeña, con personal de Trigo Lento. No "
           "trabajamos con aplicaciones de reparto porque no podemos cuidar un pastel en la mochila de otra "
           "persona."),
-        p("Las entregas salen de la tienda de la calle Petén y cubren las colonias cercanas de Benito "
-          "Juárez y una parte de Coyoacán. Antes de encargar, revise que su colonia esté en alguna de las "
-          "tres zonas: fuera de ellas no llevamos, ni siquiera pagando un envío mayor. "
-          "Las zonas se definieron por el tiempo que tarda el repartidor en ir y volver, no por la distancia en el "
-          "mapa: Nápoles está más lejos que Portales Norte en línea recta, pero se llega más rápido por Eugenia. "
-          "Las zonas se revisan cada año en enero; si una colonia entra o sale, se avisa en esta página con un mes de "
-          "anticipación."),
+        p("Las entregas salen de la tienda de la calle Petén y cubren las colonias cercanas de Benito Juárez y una "
+          "parte de Coyoacán. Antes de encargar, revise que su colonia esté en alguna de las tres zonas: fuera de "
+          "ellas no llevamos, ni siquiera pagando un envío mayor. Las zonas se definieron por el tiempo que tarda "
+          "el repartidor en ir y volver, no por la distancia en el mapa: Nápoles está más lejos que Portales Norte "
+          "en línea recta, pero se llega más rápido por Eugenia. Las zonas se revisan cada año en enero; si una "
+          "colonia entra o sale, se avisa en esta página con un mes de anticipación."),
         h2("Días y horarios de entrega"),
         p("Entregamos de martes a domingo. De martes a sábado, entre las 10:00 y las 18:00; los domingos, "
           "entre las 10:00 y las 14:00. Los lunes no hay entregas a domicilio, aunque la tienda está abierta. "
@@ -181,12 +179,11 @@ def _deliveries(rng: np.random.Generator) -> list[Block]:
           "sábados la camioneta hace las entregas de pasteles por la mañana y a mediodía. "
           "Los domingos sólo hay franjas de mañana y de mediodía, porque el reparto termina a las 14:00."),
         h2("Zonas y costo de envío"),
-        p("El costo depende de la zona, no del tamaño del pedido. Las colonias que no aparecen en la lista "
-          "no tienen servicio a domicilio, pero puede mandar a su propio mensajero a recoger a la tienda. "
-          "Cuando manda a su mensajero, el pedido se paga antes y se entrega con el folio; el mensajero no necesita "
-          "identificarse, sólo decir el folio y el nombre de quien encargó. "
-          "El mensajero no puede pagar en mostrador un pedido que no esté pagado, salvo que traiga el efectivo exacto "
-          "y el folio."),
+        p("El costo depende de la zona, no del tamaño del pedido. Las colonias que no aparecen en la lista no "
+          "tienen servicio a domicilio, pero puede mandar a su propio mensajero a recoger a la tienda. Cuando manda "
+          "a su mensajero, el pedido se paga antes y se entrega con el folio; el mensajero no necesita "
+          "identificarse, sólo decir el folio y el nombre de quien encargó. El mensajero no puede pagar en "
+          "mostrador un pedido que no esté pagado, salvo que traiga el efectivo exacto y el folio."),
         columns(
             [
                 p(bold("Zona 1: envío de $40")),
@@ -235,11 +232,11 @@ def _deliveries(rng: np.random.Generator) -> list[Block]:
           "encargar y lo programamos en el primer viaje. "
           "Los sábados de mayo y diciembre la mañana se llena primero; si su evento es en esas fechas, pida la "
           "entrega con una semana de anticipación."),
-        p("Las charolas para eventos de más de 60 piezas sólo se entregan en camioneta y el envío cuesta lo "
-          "mismo que cualquier pedido de su zona. El repartidor no monta mesas de postres ni se queda en el "
-          "evento; deja las charolas en la mesa que le indiquen. "
-          "Para una mesa de postres grande, pida la entrega al menos una hora antes de que empiece el evento: así hay "
-          "tiempo de acomodar las charolas y de resolver cualquier faltante por WhatsApp."),
+        p("Las charolas para eventos de más de 60 piezas sólo se entregan en camioneta y el envío cuesta lo mismo "
+          "que cualquier pedido de su zona. El repartidor no monta mesas de postres ni se queda en el evento; deja "
+          "las charolas en la mesa que le indiquen. Para una mesa de postres grande, pida la entrega al menos una "
+          "hora antes de que empiece el evento: así hay tiempo de acomodar las charolas y de resolver cualquier "
+          "faltante por WhatsApp."),
         p("En días festivos y en puentes puede no haber entregas; cada aviso de temporada dice qué días "
           f"salen los repartidores. {fill[0]}"),
         h3("Cómo viajan los pedidos"),
@@ -311,7 +308,7 @@ def _payments(rng: np.random.Generator) -> list[Block]:
           "política."),
         p("El anticipo se paga por transferencia, con liga de pago o en mostrador. Si en 24 horas no llega "
           "el anticipo, el encargo se libera y el lugar en el horno se ofrece a otra persona."),
-        p("Un encargo de $480, por ejemplo una caja de 12 roles y un pay chico, se paga completo: queda por "
+        p("Un encargo de $390, por ejemplo una caja de 6 roles y un pay chico, se paga completo: queda por "
           "debajo de $500. Una charola de 60 polvorones y 30 conchas, de $1,380, deja $690 de anticipo. "
           "Los envíos y el cargo por manejo de pastel no cuentan para el total del que se calcula el "
           "anticipo; se pagan completos junto con él. "
@@ -342,8 +339,8 @@ def _payments(rng: np.random.Generator) -> list[Block]:
         h2("Tarjetas de regalo y cupones"),
         p("Vendemos tarjetas de regalo de $200, $500 y $1,000, impresas y con un código único. Valen por un año "
           "desde la compra, se pueden usar en mostrador y en encargos, y se pueden gastar en varias visitas: el "
-          "saldo queda registrado con el código. No se cambian por efectivo ni se reponen si se pierden, así que "
-          "conviene tomarle una foto al código. "
+          "saldo queda registrado con el código. No se cambian por efectivo, y si se pierde una sólo podemos "
+          "reponerla con una foto del código, así que conviene tomársela al recibirla. "
           "Las tarjetas de regalo no pagan envíos ni pedidos de mayoreo, y no se pueden recargar: cuando se acaba el "
           "saldo, la tarjeta se guarda como recuerdo."),
         p("Los cupones del 10 % que damos cuando nos equivocamos en un encargo valen 90 días y sólo uno por encargo. "
@@ -412,11 +409,11 @@ def _special_orders(rng: np.random.Generator) -> list[Block]:
         p("Le contestamos con el total, el anticipo y un folio que empieza con TL. El encargo queda firme "
           "cuando llega el anticipo; antes de eso es sólo una reservación por 24 horas. "
           "El folio sirve para cancelar, cambiar la fecha, pagar el resto y pedir factura."),
-        p("Si su encargo tiene algo fuera de lo común (un sabor que no está en las fichas, una cantidad "
-          "grande, una entrega a primera hora), escríbalo en el renglón del producto y Valeria le contesta "
-          "si se puede. Lo que no esté en la confirmación no forma parte del encargo. "
-          "Revise la confirmación con calma: ahí vienen el producto, el tamaño, el mensaje, el día y la hora. Si algo "
-          "está mal, dígalo en ese momento; corregirlo después puede ya no ser posible."),
+        p("Si su encargo tiene algo fuera de lo común (un sabor que no está en las fichas, una cantidad grande, una "
+          "entrega a primera hora), escríbalo en el renglón del producto y Valeria le contesta si se puede. Lo que "
+          "no esté en la confirmación no forma parte del encargo. Revise la confirmación con calma: ahí vienen el "
+          "producto, el tamaño, el mensaje, el día y la hora. Si algo está mal, dígalo en ese momento; corregirlo "
+          "después puede ya no ser posible."),
         p(""),
         h2("Decoración y personalización"),
         p("El mensaje escrito sobre el pastel, de hasta 30 caracteres, no tiene costo. La fotografía "
@@ -424,17 +421,16 @@ def _special_orders(rng: np.random.Generator) -> list[Block]:
           "velas de número cuestan $15 cada una y la caja de regalo con moño, $45. "
           "Los mensajes se escriben con crema de chocolate o de color, a elegir; no escribimos mensajes ofensivos ni "
           "con groserías, aunque sea en broma."),
-        p("No hacemos pasteles de fondant, de varios pisos ni con personajes protegidos por derechos de "
-          "autor. Tampoco cambiamos recetas para quitar ingredientes: si alguien del festejo tiene una "
-          "alergia, le ayudamos a elegir una pieza que no lleve ese alérgeno en la receta. "
-          "Siempre con la advertencia de las trazas que declara cada ficha, porque todo se hace en el mismo obrador."),
+        p("No hacemos pasteles de fondant, de varios pisos ni con personajes protegidos por derechos de autor. "
+          "Tampoco cambiamos recetas para quitar ingredientes: si alguien del festejo tiene una alergia, le "
+          "ayudamos a elegir una pieza que no lleve ese alérgeno en la receta. Siempre con la advertencia de las "
+          "trazas que declara cada ficha, porque todo se hace en el mismo obrador."),
         p("Sabores de pastel por encargo: tres leches de vainilla con fresa, con durazno o con mango (según "
-          "temporada), y tres leches de chocolate con crema de cajeta. El pay de queso entero se puede "
-          "pedir con la salsa de frutos rojos aparte. No hacemos pastel de zanahoria ni pastel de nuez. "
-          "Las cajas de pan dulce se arman con las piezas que usted elija de las fichas de producto; si prefiere, le "
-          "armamos una caja surtida con lo que esté mejor ese día. "
-          "La caja surtida se arma con piezas de la primera tanda, las más frescas del día, y con una lista de lo que "
-          "lleva pegada en la tapa."),
+          "temporada), y tres leches de chocolate con crema de cajeta. El pay de queso entero se puede pedir con la "
+          "salsa de frutos rojos aparte. No hacemos pastel de zanahoria ni pastel de nuez. Las cajas de pan dulce "
+          "se arman con las piezas que usted elija de las fichas de producto; si prefiere, le armamos una caja "
+          "surtida con lo que esté mejor ese día. La caja surtida se arma con piezas de la primera tanda, las más "
+          "frescas del día, y con una lista de lo que lleva pegada en la tapa."),
         quote("Prefiero decir que no a un pastel que no sabemos hacer bien que entregar uno feo. — Don Ernesto"),
         h2("Charolas para eventos"),
         p("Para reuniones y mesas de postres preparamos charolas de 30 piezas pequeñas por $390: mini conchas, mini "
@@ -478,12 +474,11 @@ def _wholesale(rng: np.random.Generator) -> list[Block]:
           "espera y no de inmediato. "
           "Hoy la lista de espera tiene seis negocios, y abrimos una o dos cuentas nuevas por trimestre."),
         h2("Quién puede abrir una cuenta"),
-        p("Cualquier negocio con RFC que compre al menos $1,500 por pedido y reciba en las zonas 1 o 2 de "
-          "reparto. Para abrir la cuenta pedimos la constancia de situación fiscal, un contacto para pedidos "
-          "y otro para pagos, y una prueba de producto pagada. "
-          "Revisamos cada solicitud en un máximo de 10 días hábiles. Además de los papeles, Valeria visita el negocio "
-          "para ver dónde se va a guardar el pan y cómo se va a ofrecer a los clientes: una vitrina caliente junto a "
-          "la cafetera, por ejemplo, arruina un cuernito en una hora. "
+        p("Cualquier negocio con RFC que compre al menos $1,500 por pedido y reciba en las zonas 1 o 2 de reparto. "
+          "Para abrir la cuenta pedimos la constancia de situación fiscal, un contacto para pedidos y otro para "
+          "pagos, y una prueba de producto pagada. Revisamos cada solicitud en un máximo de 10 días hábiles. Además "
+          "de los papeles, Valeria visita el negocio para ver dónde se va a guardar el pan y cómo se va a ofrecer a "
+          "los clientes: una vitrina caliente junto a la cafetera, por ejemplo, arruina un cuernito en una hora. "
           "También revisamos que el negocio tenga refrigeración si va a pedir pay de queso o cuernitos rellenos."),
         p("Las personas que compran mucho para una fiesta no necesitan cuenta: hacen un pedido especial "
           "normal. Tampoco abrimos cuentas para revender nuestro pan con otra marca: si un café vende "
@@ -506,16 +501,16 @@ def _wholesale(rng: np.random.Generator) -> list[Block]:
         p("Ejemplo: una cafetería que pide 40 cuernitos ($32 cada uno) y 30 conchas ($18) suma $1,820 a "
           "precio de mostrador; con el 12 % de descuento paga $1,601.60. Si en el mismo pedido agrega 30 "
           "brownies ($42), el total de mostrador llega a $3,080 y el descuento sigue siendo del 12 %. "
-          "Con 15 brownies más, el pedido pasaría de $4,000 y el descuento subiría al 15 % sobre todo el pedido, no "
+          "Con 22 brownies más, el pedido llegaría a $4,004 y el descuento subiría al 15 % sobre todo el pedido, no "
           "sólo sobre lo que se agregó. "
           "Las cantidades del ejemplo son a precio de mostrador de las fichas vigentes; si un precio cambia, el "
           "cálculo cambia con él desde la fecha del aviso."),
         h2("Pedidos y entregas"),
-        p("Los pedidos de mayoreo se hacen a más tardar a las 14:00 del día anterior por el grupo de "
-          "WhatsApp de la cuenta. Entregamos de martes a sábado entre las 6:30 y las 8:00, antes de que "
-          "abran las cafeterías; los domingos y lunes no hay reparto de mayoreo. "
-          "Las entregas de mayoreo salen en la camioneta en una sola ruta; si su negocio abre después de las 8:00, el "
-          "pan se deja con quien usted autorice o en un lugar acordado, cerrado y fresco."),
+        p("Los pedidos de mayoreo se hacen a más tardar a las 14:00 del día anterior por el grupo de WhatsApp de la "
+          "cuenta. Entregamos de martes a sábado entre las 6:30 y las 8:00, antes de que abran las cafeterías; los "
+          "domingos y lunes no hay reparto de mayoreo. Las entregas de mayoreo salen en la camioneta en una sola "
+          "ruta; si su negocio abre después de las 8:00, el pan se deja con quien usted autorice o en un lugar "
+          "acordado, cerrado y fresco."),
         p("Cada entrega lleva una nota con piezas, claves y alérgenos declarados de cada producto, para "
           "que el personal del negocio pueda responder a sus propios clientes."),
         p("El pan se entrega en cajas de plástico retornables de Trigo Lento; el repartidor recoge las del "
@@ -555,7 +550,8 @@ def _wholesale(rng: np.random.Generator) -> list[Block]:
           "intereses por atraso; simplemente dejamos de entregar hasta que la cuenta está al corriente."),
         p("Pagos por transferencia SPEI con el número de cuenta como referencia. No recibimos efectivo en "
           f"las entregas: el repartidor no lleva cambio ni cobra. {fill[0]}"),
-        p(f"Cuando cambia un precio, avisamos a las cuentas de mayoreo con 30 días de anticipación. {fill[1]} {fill[2]}"),
+        p(f"Cuando cambia un precio, avisamos a las cuentas de mayoreo con 30 días de anticipación. {fill[1]} "
+          f"{fill[2]}"),
     ]
 
 
@@ -563,11 +559,10 @@ def _allergen_policy(rng: np.random.Generator) -> list[Block]:
     fill = some_of(rng, FILLER["politica"], 3)
     return [
         h1("Alérgenos y contaminación cruzada"),
-        p("En Trigo Lento se trabaja con harina de trigo, leche, huevo, nuez, almendra, cacahuate, "
-          "ajonjolí y soya en un solo obrador. Esta política explica qué declaramos, qué no podemos "
-          "prometer y quién contesta las preguntas de alergias. "
-          "Aplica al mostrador, a los encargos, a los pedidos de mayoreo y al asistente de pedidos por WhatsApp, y la "
-          "conocen todas las personas del equipo desde su primera semana de trabajo."),
+        p("En Trigo Lento se trabaja con harina de trigo, leche, huevo, nuez, almendra, cacahuate, ajonjolí y soya "
+          "en un solo obrador. Esta política explica qué declaramos, qué no podemos prometer y quién contesta las "
+          "preguntas de alergias. Aplica al mostrador, a los encargos, a los pedidos de mayoreo y al asistente de "
+          "pedidos por WhatsApp, y la conocen todas las personas del equipo desde su primera semana de trabajo."),
         h2("Qué declaramos"),
         p("Cada ficha de producto tiene una sección «Alérgenos» con dos listas: los alérgenos que lleva la "
           "receta y los que pueden llegar como trazas. Declaramos los grupos que pide la norma de "
@@ -600,11 +595,10 @@ def _allergen_policy(rng: np.random.Generator) -> list[Block]:
           "almendra. "
           "La almendra de la costra de la rosca se muele en el mismo molino que el azúcar glass, y por eso en "
           "temporada de rosca casi todo el pan puede traer trazas de almendra."),
-        p("Tampoco hacemos versiones especiales de una receta para una persona alérgica. Quitar la nuez de "
-          "un rol de canela en la misma mesa, con los mismos utensilios, daría una falsa seguridad peor que "
-          "no ofrecerlo. "
-          "Lo que sí hacemos es ayudar a elegir piezas sin ese alérgeno en la receta, con la advertencia de trazas de "
-          "cada ficha."),
+        p("Tampoco hacemos versiones especiales de una receta para una persona alérgica. Quitar la nuez de un rol "
+          "de canela en la misma mesa, con los mismos utensilios, daría una falsa seguridad peor que no ofrecerlo. "
+          "Lo que sí hacemos es ayudar a elegir piezas sin ese alérgeno en la receta, con la advertencia de trazas "
+          "de cada ficha."),
         callout("Si una persona tuvo alguna vez una reacción grave, le pedimos no consumir nuestros productos "
                 "sin consultarlo antes con su médico.", icon="🚫"),
         h2("Quién contesta las preguntas"),
@@ -617,13 +611,12 @@ def _allergen_policy(rng: np.random.Generator) -> list[Block]:
         numbered("Leer al cliente la sección «Alérgenos» completa, con las trazas."),
         numbered("Si la pregunta no tiene respuesta en la ficha, decirlo y pasar el caso a Valeria."),
         numbered("Anotar la pregunta para agregarla a las preguntas frecuentes si se repite."),
-        p("El asistente de pedidos por WhatsApp tiene prohibido contestar preguntas de alérgenos: cuando "
-          "alguien pregunta si una pieza lleva nuez, gluten o cualquier alérgeno, pasa la conversación a "
-          "una persona. Esa persona tiene que contestar en menos de 30 minutos dentro del horario de atención. "
-          "Fuera del horario de atención, el asistente responde que la pregunta la verá una persona a primera hora y "
-          "no da ninguna pista sobre la respuesta, ni siquiera que «normalmente» una pieza no lleva cierto "
-          "ingrediente. "
-          "Si una ficha y una página de alérgenos no coinciden, manda la ficha, y la página se corrige el mismo día."),
+        p("El asistente de pedidos por WhatsApp tiene prohibido contestar preguntas de alérgenos: cuando alguien "
+          "pregunta si una pieza lleva nuez, gluten o cualquier alérgeno, pasa la conversación a una persona. Esa "
+          "persona tiene que contestar en menos de 30 minutos dentro del horario de atención. Fuera del horario de "
+          "atención, el asistente responde que la pregunta la verá una persona a primera hora y no da ninguna pista "
+          "sobre la respuesta, ni siquiera que «normalmente» una pieza no lleva cierto ingrediente. Si una ficha y "
+          "una página de alérgenos no coinciden, manda la ficha, y la página se corrige el mismo día."),
         quote("Con la nuez no se adivina: un solo error y nos cierran la tienda. — Don Ernesto"),
         h2("Formación del equipo"),
         p("Cada persona nueva en Trigo Lento, en mostrador o en obrador, pasa su primera semana con una lista de "
@@ -631,21 +624,20 @@ def _allergen_policy(rng: np.random.Generator) -> list[Block]:
           "final de la semana Valeria le hace diez preguntas de mostrador, como «¿el polvorón lleva nuez?» o «¿qué "
           "le ofrezco a alguien celíaco?», y sólo después atiende solo."),
         p("Una vez al año todo el equipo repasa esta política con Don Ernesto en la junta de enero, antes de la "
-          "temporada de rosca, porque es cuando más almendra y nuez se trabajan en el obrador. "
-          "Las respuestas de esa junta se anotan, y las preguntas que nadie supo contestar se agregan a las preguntas "
-          "frecuentes de alergias."),
+          "temporada de rosca, porque es cuando más almendra y nuez se trabajan en el obrador. Las respuestas de "
+          "esa junta se anotan, y las preguntas que nadie supo contestar se agregan a las preguntas frecuentes de "
+          "alergias."),
         h2("Cuando cambia una receta"),
         p("Si cambia un ingrediente o un proveedor, la ficha se corrige antes de que la pieza nueva llegue "
           "al mostrador, y la fecha de edición de Notion lo registra. Durante una semana el mostrador pone "
           "un letrero «receta nueva» junto a la pieza."),
-        p("Cuando un proveedor cambia y el ingrediente nuevo trae otra advertencia de trazas (por ejemplo, "
-          "una harina molida en un molino que también procesa soya), agregamos esas trazas a la ficha aunque "
-          "la receta sea la misma. La etiqueta del proveedor se guarda en la carpeta de compras. "
-          "Una receta nueva no sale al mostrador sin que Don Ernesto firme la ficha corregida. Si el cambio agrega un "
-          "alérgeno que la pieza no tenía (por ejemplo, almendra en una galleta), además del letrero se avisa a las "
-          "cuentas de mayoreo que compran esa pieza. "
-          "La ficha corregida se marca como editada en Notion y el asistente de pedidos la lee desde la base de "
-          "conocimiento la siguiente vez que se sincroniza."),
+        p("Cuando un proveedor cambia y el ingrediente nuevo trae otra advertencia de trazas (por ejemplo, una "
+          "harina molida en un molino que también procesa soya), agregamos esas trazas a la ficha aunque la receta "
+          "sea la misma. La etiqueta del proveedor se guarda en la carpeta de compras. Una receta nueva no sale al "
+          "mostrador sin que Don Ernesto firme la ficha corregida. Si el cambio agrega un alérgeno que la pieza no "
+          "tenía (por ejemplo, almendra en una galleta), además del letrero se avisa a las cuentas de mayoreo que "
+          "compran esa pieza. La ficha corregida se marca como editada en Notion y el asistente de pedidos la lee "
+          "desde la base de conocimiento la siguiente vez que se sincroniza."),
         h2("Eventos escolares y fiestas infantiles"),
         p("Para fiestas escolares recomendamos piezas sin nuez ni cacahuate en la receta, como las conchas "
           "o las galletas de avena, y avisar a la escuela que pueden traer trazas. Muchas escuelas de la "
@@ -661,24 +653,22 @@ def _allergen_policy(rng: np.random.Generator) -> list[Block]:
 def _returns(rng: np.random.Generator) -> list[Block]:
     fill = some_of(rng, FILLER["politica"], 3)
     return [
-        p("Queremos saber cuando algo sale mal. Esta política dice qué reponemos, en qué plazo y cómo "
-          "presentar una queja. "
-          "Aplica a lo que se compra en mostrador, a los encargos y a los pedidos a domicilio. Las cuentas de mayoreo "
-          "tienen sus propias reglas de faltantes y daños en la «Política de mayoreo». "
-          "Las quejas sobre productos de temporada siguen las mismas reglas que las de cualquier pieza."),
+        p("Queremos saber cuando algo sale mal. Esta política dice qué reponemos, en qué plazo y cómo presentar una "
+          "queja. Aplica a lo que se compra en mostrador, a los encargos y a los pedidos a domicilio. Las cuentas "
+          "de mayoreo tienen sus propias reglas de faltantes y daños en la «Política de mayoreo». Las quejas sobre "
+          "productos de temporada siguen las mismas reglas que las de cualquier pieza."),
         h2("Qué se puede reclamar"),
         bullet("Una pieza en mal estado: con moho, cruda por dentro o con un objeto extraño."),
         bullet("Un encargo distinto al que pidió: otro sabor, otro tamaño, un mensaje mal escrito."),
         bullet("Un pedido a domicilio incompleto o que llegó dañado."),
         bullet("Un cobro equivocado o un cargo duplicado en su tarjeta. "
                "Incluye también el cobro de un envío que no se hizo."),
-        p("No se aceptan devoluciones por gusto personal («no me gustó el sabor») ni por piezas que se "
-          "guardaron fuera de lo que indica su ficha, por ejemplo un pay de queso que pasó la tarde fuera "
-          "del refrigerador. "
-          "Tampoco reponemos un pan que se endureció porque se guardó varios días: la ficha de cada pieza dice cuánto "
-          "dura y cómo conservarla, y el pan de verdad se endurece antes que el de fábrica. "
-          "Si no está seguro de si algo se puede reclamar, escríbanos de todos modos: preferimos revisar un caso de "
-          "más que quedarnos sin saber que algo salió mal."),
+        p("No se aceptan devoluciones por gusto personal («no me gustó el sabor») ni por piezas que se guardaron "
+          "fuera de lo que indica su ficha, por ejemplo un pay de queso que pasó la tarde fuera del refrigerador. "
+          "Tampoco reponemos un pan que se endureció porque se guardó varios días: la ficha de cada pieza dice "
+          "cuánto dura y cómo conservarla, y el pan de verdad se endurece antes que el de fábrica. Si no está "
+          "seguro de si algo se puede reclamar, escríbanos de todos modos: preferimos revisar un caso de más que "
+          "quedarnos sin saber que algo salió mal."),
         h2("Plazos para reclamar"),
         p("Las piezas de mostrador se reportan dentro de las 24 horas siguientes a la compra, con el ticket "
           "o el comprobante del pago con tarjeta y una foto de la pieza. Los pasteles y encargos se reportan "
@@ -737,9 +727,9 @@ def _returns(rng: np.random.Generator) -> list[Block]:
           "hasta las 12:00. Lo que queda después se dona a un comedor comunitario de la colonia. "
           "La canasta está junto a la caja y no se aparta por WhatsApp: lo que hay se vende en orden de llegada."),
         p("Las piezas de la canasta «pan de ayer» se venden como están y no tienen cambio ni devolución, salvo que "
-          "tengan moho o algún defecto que no se veía en la bolsa. Los postres con crema y el pay de queso nunca van "
-          "a esa canasta: lo que sobra de ellos no se vende. "
-          "Las piezas con fecha de ayer llevan una etiqueta amarilla, para que nadie las confunda con el pan del día."),
+          "tengan moho o algún defecto que no se veía en la bolsa. Los postres con crema y el pay de queso nunca "
+          "van a esa canasta: lo que sobra de ellos no se vende. Las piezas con fecha de ayer llevan una etiqueta "
+          "amarilla, para que nadie las confunda con el pan del día."),
         h2("Si no quedó conforme"),
         p("Si después de hablar con nosotros no está de acuerdo con la solución, puede acudir a la ",
           link("Procuraduría Federal del Consumidor (Profeco)", "https://www.gob.mx/profeco"),
@@ -769,15 +759,15 @@ def _hours(rng: np.random.Generator) -> list[Block]:
             p("Cerramos el 1 de enero y el 25 de diciembre. Los demás días festivos abrimos con horario de "
               "domingo, salvo que un aviso de temporada diga otra cosa."),
         ),
-        p("El obrador trabaja de noche, desde las 2:00, y las primeras piezas llegan al mostrador al abrir. "
-          "Cada ficha de producto dice a qué hora sale su primera charola. "
-          "Las conchas salen a las 7:30, los cuernitos a las 8:00, los roles de canela a las 8:30 y la baguette a las "
-          "12:00; a partir del mediodía ya no se hornean tandas nuevas de pan dulce, salvo en temporada."),
+        p("El obrador trabaja de noche, desde las 2:00, y las primeras piezas llegan al mostrador al abrir. Cada "
+          "ficha de producto dice a qué hora sale su primera charola. Las conchas salen a las 7:30, los cuernitos a "
+          "las 8:00, los roles de canela a las 8:30 y la baguette a las 12:00; a partir del mediodía ya no se "
+          "hornean tandas nuevas de pan dulce, salvo en temporada."),
         p("Los horarios especiales de días festivos, vacaciones o temporada se publican como avisos en la "
           "base de conocimiento con al menos dos semanas de anticipación. Si un aviso y esta página no "
           "coinciden, para esas fechas manda el aviso. "
-          "Los avisos vencidos se retiran de la base de conocimiento cuando termina su temporada, para que nadie los "
-          "confunda con el horario vigente."),
+          "Los avisos vencidos se retiran de la base de conocimiento cuando Valeria revisa los avisos; mientras "
+          "tanto, cada aviso dice a qué fechas se aplica, para que nadie lo confunda con el horario vigente."),
         h3("Las horas con más fila"),
         p("Entre semana la fila más larga es de 8:00 a 9:30, cuando salen las conchas y los cuernitos, y de "
           "18:30 a 19:30. Los sábados la tienda se llena de 9:00 a 12:00. Si viene a recoger un encargo, "

@@ -14,7 +14,7 @@ from functools import partial
 
 import numpy as np
 
-from .blocks import Block, bold, bullet, callout, code_run, h2, h3, image, p, quote
+from .blocks import Block, bullet, callout, h2, h3, image, p, quote
 from .outline import Outline
 from .phrasing import FILLER, one_of, some_of
 
@@ -61,6 +61,8 @@ class Product:
     order_threshold: int
     notice_hours: int
     example_order: tuple[str, int]
+    per_person: int  # pieces per guest when ordering for a gathering; 0 when the piece is not sold that way
+    chilled: bool  # kept in the refrigerator from the moment it leaves the shop
     alert: str | None = None
     photo: tuple[str, str] | None = None
     where: tuple[tuple[str, str], ...] = field(default_factory=tuple)
@@ -86,7 +88,9 @@ def join_es(items: tuple[str, ...] | list[str], conj: str = "y") -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    if conj == "y" and items[-1][:1] in ("i", "h") and not items[-1].startswith(("hie", "hue")):
+    # "y" becomes "e" before an /i/ sound: "leche e ingredientes", but "agua y hielo".
+    last = items[-1].lower()
+    if conj == "y" and last.startswith(("i", "í", "hi", "hí")) and not last.startswith(("hia", "hie", "hio", "hiu")):
         conj = "e"
     return ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
@@ -94,7 +98,8 @@ def join_es(items: tuple[str, ...] | list[str], conj: str = "y") -> str:
 PRODUCTS: tuple[Product, ...] = (
     Product(
         key="rol-de-canela", name="Rol de canela", article="el", code="RC-01", icon="🌀",
-        price="$38", unit="la pieza", other_prices=(("Caja de 6 roles", "$210"), ("Caja de 12 roles", "$400")),
+        price="$38", unit="la pieza",
+        other_prices=(("Caja de 6 roles", "$210"), ("Caja de 12 roles", "$400")),
         weight="120 g, unos 12 cm de diámetro",
         description=(
             "El rol de canela es una espiral de masa de brioche enrollada con mantequilla, azúcar mascabado y "
@@ -107,10 +112,10 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         ingredients=("harina de trigo", "leche entera", "mantequilla", "azúcar mascabado", "huevo",
                      "queso crema", "nuez pecana", "canela de Ceilán", "levadura", "sal"),
-        sourcing=("La canela llega en raja y se muele cada semana en el obrador. La nuez pecana viene de "
-                  "Coahuila y se pica a mano para el relleno y para espolvorear sobre el glaseado. "
-                  "El queso crema del glaseado se bate con azúcar glass y un poco de vainilla; no lleva colorantes ni "
-                  "conservadores, y por eso el rol dura poco fuera del refrigerador en días de calor."),
+        sourcing=("La canela llega en raja y se muele cada semana en el obrador. La nuez pecana viene de Coahuila y "
+                  "se pica a mano para el relleno y para espolvorear sobre el glaseado. El queso crema del glaseado "
+                  "se bate con azúcar glass y un poco de vainilla; no lleva colorantes ni conservadores, y por eso "
+                  "el rol dura poco fuera del refrigerador en días de calor."),
         contains=("gluten", "leche", "huevo", "nuez"), traces=("almendra", "cacahuate"),
         days="de jueves a domingo", first_batch="8:30",
         room="2 días en su caja cerrada", fridge="hasta 5 días, bien tapado para que no absorba olores",
@@ -125,6 +130,8 @@ PRODUCTS: tuple[Product, ...] = (
                  "12 lleva dos pisos."),
         order_threshold=6, notice_hours=48,
         example_order=("dos cajas de 12 roles", 800),
+        per_person=1,
+        chilled=False,
         changes=(
             "12 de enero de 2026: el precio de la pieza subió de $35 a $38 y el de la caja de 6, de $195 a $210.",
             ("3 de marzo de 2026: se agregó la caja de 12 roles y se aclaró en esta ficha que la nuez va también "
@@ -141,18 +148,18 @@ PRODUCTS: tuple[Product, ...] = (
                "versión llevaba pasas y nadie las quería. "
                "Desde entonces la receta sólo ha cambiado una vez: en 2024 se agregó la nuez sobre el glaseado, "
                "además de la del relleno."),
-        daily=60, sellout='los sábados suelen acabarse antes de la una de la tarde',
+        daily=60, sellout="los sábados suelen acabarse antes de la una de la tarde",
         process=("La masa se amasa la tarde anterior y fermenta toda la noche en frío. En la mañana se extiende en "
                  "una plancha de un metro, se unta la mantequilla con el azúcar y la canela, se reparte la nuez y "
                  "se enrolla a mano antes de cortar las espirales con hilo, no con cuchillo, para que no se "
                  "aplasten. "
                  "Las espirales fermentan una hora más en el molde y se hornean 22 minutos a 175 °C; el glaseado se "
                  "pone cuando bajan a unos 40 °C."),
-        nutrition=('por pieza de 120 g', 430, 18, 58, 24, 8),
+        nutrition=("por pieza de 120 g", 430, 18, 58, 24, 8),
         counter=(
             ("¿El glaseado lleva nuez? El glaseado es de queso crema, pero la nuez picada va encima del glaseado y "
              "también dentro del relleno, así que la pieza completa lleva nuez."),
-            '¿Me lo pueden dar sin glaseado? Sí, si lo encarga con un día de anticipación; el precio es el mismo.',
+            "¿Me lo pueden dar sin glaseado? Sí, si lo encarga con un día de anticipación; el precio es el mismo.",
             ("¿Cuántos roles caben en una caja para regalo? La caja de 6 es la más práctica para regalar; con "
              "moño y tarjeta cuesta $45 más, según la política de pedidos especiales."),
         ),
@@ -162,11 +169,13 @@ PRODUCTS: tuple[Product, ...] = (
                "Rol de canela recién glaseado en la charola, con la nuez picada encima."),
         baker_says=("Sin nuez no es mi rol. Si alguien no puede comer nuez, que no se lleve éste: que pruebe la "
                     "concha."),
-        allergen_notes=("No preparamos una versión sin nuez: la misma masa y la misma mesa sirven para todos los roles.",),
+        allergen_notes=("No preparamos una versión sin nuez: la misma masa y la misma mesa sirven para todos los "
+                        "roles.",),
     ),
     Product(
         key="concha-de-vainilla", name="Concha de vainilla", article="la", code="CV-02", icon="🐚",
-        price="$18", unit="la pieza", other_prices=(("Concha de chocolate", "$18"), ("Bolsa de 10 conchas surtidas", "$170")),
+        price="$18", unit="la pieza",
+        other_prices=(("Concha de chocolate", "$18"), ("Bolsa de 10 conchas surtidas", "$170")),
         weight="80 g, unos 10 cm de diámetro",
         description=(
             "Pan de yema suave con la costra de azúcar, mantequilla y vainilla marcada a mano en forma de "
@@ -176,10 +185,9 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         ingredients=("harina de trigo", "azúcar", "huevo", "mantequilla", "leche entera", "manteca vegetal",
                      "extracto de vainilla", "levadura", "sal"),
-        sourcing=("La vainilla es de Papantla, Veracruz, en extracto natural sin alcohol añadido. La costra "
-                  "se prepara cada mañana y no se guarda de un día para otro. "
-                  "La harina es la misma harina de trigo panadero del resto del pan dulce, y la manteca vegetal de la "
-                  "costra es libre de grasas trans."),
+        sourcing=("La vainilla es de Papantla, Veracruz, en extracto natural sin alcohol añadido. La costra se "
+                  "prepara cada mañana y no se guarda de un día para otro. La harina es la misma harina de trigo "
+                  "panadero del resto del pan dulce, y la manteca vegetal de la costra es libre de grasas trans."),
         contains=("gluten", "huevo", "leche"), traces=("nuez", "ajonjolí"),
         days="todos los días", first_batch="7:30",
         room="1 día; es pan del día y al segundo ya se siente seco", fridge="no se recomienda: la costra se humedece",
@@ -190,7 +198,9 @@ PRODUCTS: tuple[Product, ...] = (
         serving=("Con chocolate caliente o café con leche, como merienda. Hay quien la abre y la rellena de nata; a "
                  "nosotros nos parece muy bien."),
         order_threshold=20, notice_hours=24,
-        example_order=("30 conchas surtidas", 540),
+        example_order=("3 bolsas de 10 conchas surtidas", 510),
+        per_person=2,
+        chilled=False,
         changes=(
             "12 de enero de 2026: el precio subió de $16 a $18.",
             ("9 de febrero de 2026: la concha de chocolate pasó a hacerse todos los días, no sólo los fines de "
@@ -205,13 +215,13 @@ PRODUCTS: tuple[Product, ...] = (
                "colonia Portales. Dice que una buena concha se reconoce porque la costra no se despega al morderla "
                "y porque la masa huele a mantequilla, no a esencia. "
                "En Trigo Lento se vende desde el primer día, en 2019, y nunca ha faltado en la vitrina."),
-        daily=220, sellout='casi nunca se acaban, porque se hornean cuatro tandas',
+        daily=220, sellout="casi nunca se acaban, porque se hornean cuatro tandas",
         process=("La masa de yema se hace a las cinco de la mañana. Las bolitas se cubren con un disco de costra y "
                  "se marcan con un molde de latón que era del padre de Don Ernesto. Fermentan una hora más y entran "
                  "al horno a 180 °C durante 16 minutos. "
                  "Salen cuatro tandas entre las 7:30 y las 11:00; la costra se prepara en un solo lote cada mañana y "
                  "lo que sobra se tira, porque al día siguiente ya no marca bien."),
-        nutrition=('por pieza de 80 g', 310, 11, 47, 18, 6),
+        nutrition=("por pieza de 80 g", 310, 11, 47, 18, 6),
         counter=(
             ("¿Por qué la costra a veces se cuartea? Porque la masa siguió creciendo después de marcarla; no es un "
              "defecto de sabor."),
@@ -225,7 +235,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="cuernito-de-mantequilla", name="Cuernito de mantequilla", article="el", code="CM-03", icon="🥐",
-        price="$32", unit="la pieza", other_prices=(("Cuernito relleno de jamón y queso", "$48"), ("Caja de 6 cuernitos", "$180")),
+        price="$32", unit="la pieza",
+        other_prices=(("Cuernito relleno de jamón y queso", "$48"), ("Caja de 6 cuernitos", "$180")),
         weight="70 g",
         description=(
             "Nuestro cuernito es hojaldre fermentado al estilo del croissant, con 27 capas de mantequilla "
@@ -240,14 +251,15 @@ PRODUCTS: tuple[Product, ...] = (
         days="de martes a domingo", first_batch="8:00",
         room="1 día en bolsa de papel, nunca de plástico", fridge="sólo el relleno de jamón y queso, hasta 2 días",
         freezer="4 semanas; se recupera bien en horno",
-        reheat="Horno a 180 °C durante 4 minutos; en microondas pierde lo crujiente. "
-               "Si estaba congelado, déjelo 30 minutos a temperatura ambiente dentro de su bolsa y después al horno 5 "
-               "minutos.",
+        reheat="Horno a 180 °C durante 4 minutos; en microondas pierde lo crujiente. Si estaba congelado, déjelo 30 "
+               "minutos a temperatura ambiente dentro de su bolsa y después al horno 5 minutos.",
         serving="Solo, con mermelada o abierto para un sándwich. El relleno se sirve tibio. "
                 "Para un desayuno de oficina, el cuernito relleno se entrega partido a la mitad si lo pide al "
                 "encargar, sin costo extra.",
         order_threshold=12, notice_hours=48,
-        example_order=("24 cuernitos", 768),
+        example_order=("4 cajas de 6 cuernitos", 720),
+        per_person=1,
+        chilled=False,
         changes=(
             "12 de enero de 2026: el cuernito relleno subió de $45 a $48.",
             ("24 de febrero de 2026: cambiamos de cremería; la mantequilla nueva tiene 82 % de grasa en lugar de "
@@ -261,17 +273,17 @@ PRODUCTS: tuple[Product, ...] = (
         story=("Lo agregamos al mostrador en 2022, a petición de los vecinos que trabajan desde casa y bajan por un "
                "café a media mañana. Al principio salían veinte al día; hoy son casi noventa los fines de semana. "
                "El relleno de jamón y queso se agregó un año después, para los desayunos de oficina."),
-        daily=70, sellout='entre semana alcanzan hasta la tarde, pero el domingo se terminan hacia el mediodía',
+        daily=70, sellout="entre semana alcanzan hasta la tarde, pero el domingo se terminan hacia el mediodía",
         process=("La mantequilla fría se encierra en la masa y se dobla tres veces con reposos de una hora en el "
                  "refrigerador. El tercer día se corta en triángulos, se enrolla, fermenta dos horas a 26 °C y se "
                  "hornea 18 minutos a 190 °C con un barniz de huevo. "
                  "El laminado se hace en la mesa fría del obrador, la más alejada del horno, para que la mantequilla "
                  "no se derrita entre capa y capa."),
-        nutrition=('por pieza de 70 g', 290, 17, 29, 5, 5),
+        nutrition=("por pieza de 70 g", 290, 17, 29, 5, 5),
         counter=(
             ("¿Es lo mismo que un croissant? Es la misma técnica; le decimos cuernito porque así lo pide la gente "
              "del barrio."),
-            '¿Lo tienen de almendra? No; el único relleno que hacemos es el de jamón y queso, de martes a viernes.',
+            "¿Lo tienen de almendra? No; el único relleno que hacemos es el de jamón y queso, de martes a viernes.",
             ("¿Por qué no lo meten al refrigerador? Porque la mantequilla se endurece y el hojaldre pierde lo "
              "crujiente; sólo el relleno de jamón y queso va en frío."),
         ),
@@ -279,7 +291,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="oreja-de-hojaldre", name="Oreja de hojaldre", article="la", code="OH-04", icon="🦋",
-        price="$22", unit="la pieza", other_prices=(("Lata de 12 orejas chicas", "$150"),),
+        price="$22", unit="la pieza",
+        other_prices=(("Lata de 12 orejas chicas", "$150"),),
         weight="60 g",
         description=(
             "La oreja (o palmera) es hojaldre doblado sobre sí mismo con azúcar y horneado hasta que "
@@ -302,6 +315,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "12 chicas.",
         order_threshold=24, notice_hours=24,
         example_order=("dos latas de orejas chicas", 300),
+        per_person=2,
+        chilled=False,
         changes=(
             "12 de enero de 2026: la lata de 12 orejas chicas subió de $140 a $150.",
         ),
@@ -312,13 +327,13 @@ PRODUCTS: tuple[Product, ...] = (
         story=("Las orejas nacieron para no tirar los recortes del hojaldre y se quedaron porque los niños del "
                "edificio de enfrente las piden por nombre. Son la pieza con menos desperdicio de todo el obrador. "
                "La lata de orejas chicas nació en 2023 como regalo de Navidad y se quedó todo el año."),
-        daily=80, sellout='suelen quedar algunas hasta el cierre',
+        daily=80, sellout="suelen quedar algunas hasta el cierre",
         process=("Los recortes de hojaldre se juntan, se estiran con azúcar en lugar de harina y se doblan desde "
                  "las dos orillas hacia el centro. Se cortan en rebanadas de un centímetro y se hornean "
                  "volteándolas a media cocción para que caramelicen por los dos lados. "
                  "Se hornean a 200 °C unos 16 minutos en total; si el azúcar se oscurece de más, la tanda se aparta "
                  "para el equipo."),
-        nutrition=('por pieza de 60 g', 300, 17, 34, 15, 3),
+        nutrition=("por pieza de 60 g", 300, 17, 34, 15, 3),
         counter=(
             ("¿Las orejas llevan huevo? La receta no lleva huevo, pero se hornean junto a piezas barnizadas con "
              "huevo, por eso declaramos trazas."),
@@ -330,7 +345,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="baguette-de-masa-madre", name="Baguette de masa madre", article="la", code="BM-05", icon="🥖",
-        price="$45", unit="la pieza", other_prices=(("Media baguette", "$25"),),
+        price="$45", unit="la pieza",
+        other_prices=(("Media baguette", "$25"),),
         weight="280 g, unos 55 cm de largo",
         description=(
             "Baguette de fermentación lenta con masa madre de trigo que Don Ernesto alimenta todos los días "
@@ -354,6 +370,8 @@ PRODUCTS: tuple[Product, ...] = (
                  "con cuchillo de sierra."),
         order_threshold=10, notice_hours=48,
         example_order=("12 baguettes", 540),
+        per_person=0,
+        chilled=False,
         changes=(
             ("2 de febrero de 2026: la primera tanda se movió de las 11:00 a las 12:00 para alargar la "
              "fermentación en frío."),
@@ -367,13 +385,13 @@ PRODUCTS: tuple[Product, ...] = (
                "veces al día con harina y agua. "
                "La primera baguette salió en 2019, y durante meses Don Ernesto tiró la mitad de las tandas hasta que "
                "la fermentación quedó como quería."),
-        daily=45, sellout='la mitad ya está apartada por encargos y el resto se acaba hacia las cinco de la tarde',
+        daily=45, sellout="la mitad ya está apartada por encargos y el resto se acaba hacia las cinco de la tarde",
         process=("La masa se mezcla a mediodía, recibe cuatro pliegues durante la tarde y pasa la noche a 4 °C. Al "
                  "día siguiente se divide, se forma a mano, se le hace el corte con navaja y se hornea con vapor a "
                  "240 °C durante 24 minutos. "
                  "Al salir se deja enfriar en rejilla al menos una hora antes de venderse, porque la miga termina de "
                  "cocerse con el calor que le queda."),
-        nutrition=('por cada 100 g', 250, 1, 51, 1, 9),
+        nutrition=("por cada 100 g", 250, 1, 51, 1, 9),
         counter=(
             ("¿Por qué la baguette sale hasta el mediodía? Porque la fermentación en frío manda; si la sacáramos "
              "antes, tendría menos sabor."),
@@ -388,7 +406,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="pan-integral-de-semillas", name="Pan integral de semillas", article="el", code="PS-06", icon="🌾",
-        price="$95", unit="la barra de 750 g", other_prices=(("Media barra", "$50"), ("Barra rebanada", "$100")),
+        price="$95", unit="la barra de 750 g",
+        other_prices=(("Media barra", "$50"), ("Barra rebanada", "$100")),
         weight="750 g, en molde de caja",
         description=(
             "Pan de caja integral con harina de trigo entera, un poco de centeno y una mezcla de semillas: "
@@ -411,6 +430,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "rebánela en casa con cuchillo de sierra.",
         order_threshold=6, notice_hours=48,
         example_order=("4 barras rebanadas", 400),
+        per_person=0,
+        chilled=False,
         changes=(
             ("16 de febrero de 2026: se agregaron las trazas de soya, porque el molino de la harina integral "
              "cambió."),
@@ -422,25 +443,26 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("Empezó como pan para el desayuno del equipo y pasó al mostrador cuando varias clientas preguntaron "
                "por qué no se vendía. Es el único pan de caja que hacemos, y en mostrador se ofrece rebanado o "
-               "entero. "
-               "Se hornea en moldes de 30 cm, y cada barra se pesa antes de entrar al horno para que todas den 750 g."),
-        daily=25, sellout='se aparta casi todo por encargo los martes y jueves',
+               "entero. Se hornea en moldes de 30 cm, y cada barra se pesa antes de entrar al horno para que todas "
+               "den 750 g."),
+        daily=25, sellout="se aparta casi todo por encargo los martes y jueves",
         process=("Las semillas se remojan la noche anterior para que no le roben agua a la masa. La masa se hace "
                  "con levadura y un poco de masa madre, se mete en moldes de caja engrasados con aceite y se hornea "
                  "40 minutos a 200 °C; se rebana hasta que está completamente frío. "
                  "La rebanadora se limpia antes de cada barra, pero comparte mesa con el pan dulce, y por eso las "
                  "trazas."),
-        nutrition=('por rebanada de 40 g', 105, 3, 16, 2, 4),
+        nutrition=("por rebanada de 40 g", 105, 3, 16, 2, 4),
         counter=(
-            '¿Tiene azúcar? Lleva una cucharada de miel por barra, unos 2 g de azúcares por rebanada.',
-            '¿Lo hacen sin ajonjolí? No, el ajonjolí va en la mezcla de semillas y también por encima de la barra.',
+            "¿Tiene azúcar? Lleva una cucharada de miel por barra, unos 2 g de azúcares por rebanada.",
+            "¿Lo hacen sin ajonjolí? No, el ajonjolí va en la mezcla de semillas y también por encima de la barra.",
             ("¿Es pan de caja como el del súper? Es pan de molde, pero sin conservadores, por eso dura 5 días y "
              "no dos semanas; congelado rebanado aguanta 3 meses."),
         ),
     ),
     Product(
         key="pay-de-queso", name="Pay de queso", article="el", code="PQ-07", icon="🍰",
-        price="$65", unit="la rebanada", other_prices=(("Pay entero de 22 cm (8 rebanadas)", "$520"), ("Pay chico de 12 cm", "$180")),
+        price="$65", unit="la rebanada",
+        other_prices=(("Pay entero de 22 cm (8 rebanadas)", "$520"), ("Pay chico de 12 cm", "$180")),
         weight="rebanada de 140 g",
         description=(
             "Pay horneado de queso crema sobre una base de galleta de mantequilla. Es cremoso, no gelatinoso, "
@@ -449,10 +471,11 @@ PRODUCTS: tuple[Product, ...] = (
              "limpio. "
              "Por eso no se puede encargar para el mismo día: el pay entero necesita 48 horas de anticipación."),
         ),
-        ingredients=("queso crema", "azúcar", "huevo", "crema ácida", "galleta de mantequilla (harina de trigo, mantequilla, azúcar)",
+        ingredients=("queso crema", "azúcar", "huevo", "crema ácida", "galleta de mantequilla (harina de trigo, "
+                                                                      "mantequilla, azúcar)",
                      "mantequilla", "jugo de limón", "vainilla"),
-        sourcing="El queso crema es de una marca mexicana con leche de vaca; no usamos sustitutos vegetales. "
-                 "La crema ácida de la superficie es de la misma cremería de Tulancingo que nos vende la mantequilla.",
+        sourcing="El queso crema es de una marca mexicana con leche de vaca; no usamos sustitutos vegetales. La "
+                 "crema ácida de la superficie es de la misma cremería de Tulancingo que nos vende la mantequilla.",
         contains=("leche", "huevo", "gluten"), traces=("nuez",),
         days="de miércoles a domingo", first_batch="11:00",
         room="no debe pasar más de 2 horas fuera del refrigerador", fridge="4 días tapado",
@@ -464,6 +487,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "Para cortarlo limpio, moje el cuchillo en agua caliente y séquelo entre rebanada y rebanada.",
         order_threshold=2, notice_hours=48,
         example_order=("un pay entero y uno chico", 700),
+        per_person=0,
+        chilled=True,
         changes=(
             "12 de enero de 2026: el pay entero subió de $490 a $520.",
             "5 de marzo de 2026: se aclaró que la base de galleta lleva harina de trigo y por tanto gluten.",
@@ -475,28 +500,32 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         story=("La receta es de la tía de Valeria, que lo vendía por rebanadas en una fonda de Coyoacán. Lo único "
                "que cambió Don Ernesto fue la galleta de la base, que ahora se hace en el obrador en lugar de "
-               "comprarse. "
-               "En Trigo Lento se vende desde 2020, y es el postre que más piden las oficinas para los cumpleaños del "
-               "mes."),
-        daily=48, sellout='el domingo conviene apartar, porque se termina antes de las tres',
+               "comprarse. En Trigo Lento se vende desde 2020, y es el postre que más piden las oficinas para los "
+               "cumpleaños del mes."),
+        daily=48, sellout="el domingo conviene apartar, porque se termina antes de las tres",
         process=("La base de galleta se hornea sola diez minutos. Después se vierte el relleno batido a mano, sin "
                  "aire, y el pay se hornea a baño maría a 150 °C durante una hora. Se deja enfriar dentro del horno "
                  "apagado para que no se agriete y se refrigera toda la noche. "
                  "Cada pay entero sale de un molde de 22 cm y se corta en 8 rebanadas con cuchillo caliente."),
-        nutrition=('por rebanada de 140 g', 480, 33, 36, 27, 9),
+        nutrition=("por rebanada de 140 g", 480, 33, 36, 27, 9),
         counter=(
-            '¿El pay de queso lleva gluten? Sí: el relleno no lleva harina, pero la base es de galleta de trigo.',
+            "¿El pay de queso lleva gluten? Sí: el relleno no lleva harina, pero la base es de galleta de trigo.",
             ("¿Hacen pay de queso con zarzamora? No lo cubrimos con fruta; la salsa de frutos rojos se vende aparte "
              "para que cada quien la ponga al servir."),
             ("¿Lo puedo llevar a una comida en otra casa? Sí, en su caja y con una bolsa térmica; no debe pasar "
              "más de 2 horas fuera del refrigerador."),
         ),
-        allergen_notes=("La base lleva galleta de trigo, así que el pay de queso tiene gluten aunque el relleno no lleve harina.",),
+        allergen_notes=("La base lleva galleta de trigo, así que el pay de queso tiene gluten aunque el relleno no "
+                        "lleve harina.",),
     ),
     Product(
         key="pastel-tres-leches", name="Pastel de tres leches", article="el", code="PT-08", icon="🎂",
         price="$420", unit="el chico (8 porciones)",
-        other_prices=(("Mediano (15 porciones)", "$650"), ("Grande (25 porciones)", "$980"), ("Rebanada, sólo fines de semana", "$70")),
+        other_prices=(
+            ("Mediano (15 porciones)", "$650"),
+            ("Grande (25 porciones)", "$980"),
+            ("Rebanada, sólo fines de semana", "$70"),
+        ),
         weight="chico de 18 cm, mediano de 24 cm, grande de 30 × 40 cm",
         description=(
             "Bizcocho de vainilla bañado en leche evaporada, leche condensada y crema, cubierto con crema "
@@ -523,6 +552,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "largo mojado en agua.",
         order_threshold=1, notice_hours=72,
         example_order=("un pastel mediano", 650),
+        per_person=0,
+        chilled=True,
         changes=(
             "12 de enero de 2026: nuevos precios del chico ($420), mediano ($650) y grande ($980).",
             ("20 de marzo de 2026: el aviso para encargar pasó de 48 a 72 horas, igual que en la política de "
@@ -537,15 +568,15 @@ PRODUCTS: tuple[Product, ...] = (
                "Petén. Desde entonces es el que más sale para cumpleaños, bautizos y primeras comuniones, sobre "
                "todo en mayo. "
                "En mayo de 2025 se hicieron 290 pasteles, casi el doble que en un mes normal."),
-        daily=12, sellout='no se vende en mostrador entero; se hacen unos doce pasteles por día como máximo',
+        daily=12, sellout="entero no se vende en mostrador, sólo por encargo",
         process=("El bizcocho se hornea un día antes y reposa tapado. El día de la recogida se baña con las tres "
                  "leches en dos tiempos, se rellena con fruta, se cubre con crema batida y se decora. Un pastel "
                  "mediano tarda unas dos horas entre baño, armado y decoración. "
                  "El mensaje se escribe al final, con manga, y se revisa contra la confirmación del encargo antes de "
                  "cerrar la caja."),
-        nutrition=('por porción de 150 g', 380, 17, 50, 38, 8),
+        nutrition=("por porción de 150 g", 380, 17, 50, 38, 8),
         counter=(
-            '¿Se puede hacer sin fruta? Sí, con relleno sólo de crema; el precio no cambia.',
+            "¿Se puede hacer sin fruta? Sí, con relleno sólo de crema; el precio no cambia.",
             ("¿Lo entregan armado a domicilio? Sí, dentro de las zonas de reparto y con un cargo extra por manejo "
              "de pastel; vea la política de entregas."),
             ("¿Se puede pedir el mismo día? No: el tres leches necesita al menos 72 horas de anticipación porque "
@@ -558,7 +589,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="brownie-cacao-y-nuez", name="Brownie de cacao y nuez", article="el", code="BN-09", icon="🍫",
-        price="$42", unit="la pieza", other_prices=(("Caja de 9 brownies", "$350"),),
+        price="$42", unit="la pieza",
+        other_prices=(("Caja de 9 brownies", "$350"),),
         weight="90 g, cuadro de 7 cm",
         description=(
             "Brownie denso y húmedo con chocolate amargo al 70 % y cacao de Tabasco, con trozos de nuez "
@@ -582,6 +614,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "Para mesas de postres lo cortamos en 4 cuadritos por pieza; avise al encargar.",
         order_threshold=9, notice_hours=48,
         example_order=("dos cajas de 9 brownies", 700),
+        per_person=1,
+        chilled=False,
         changes=(
             "12 de enero de 2026: la caja de 9 brownies subió de $330 a $350.",
             "26 de febrero de 2026: el chocolate pasó de 60 % a 70 % de cacao.",
@@ -596,15 +630,15 @@ PRODUCTS: tuple[Product, ...] = (
                "hacían falta piezas que aguantaran un envío. Se quedó en el menú porque las empresas vecinas lo "
                "piden para regalar a fin de año. "
                "En diciembre de 2025 salieron más de 200 cajas de 9 brownies para empresas."),
-        daily=54, sellout='rara vez se acaba, salvo en diciembre y en San Valentín',
+        daily=54, sellout="rara vez se acaba, salvo en diciembre y en San Valentín",
         process=("El chocolate se funde con la mantequilla a fuego bajo, se bate con el azúcar y los huevos hasta "
                  "que se aclara y al final se incorporan la harina, el cacao y la nuez. Se hornea en charola a 170 "
                  "°C sólo 22 minutos para que el centro quede húmedo, y se corta al día siguiente. "
                  "Una charola da 24 brownies de 7 cm; los recortes de la orilla se venden en bolsa los domingos, "
                  "cuando hay."),
-        nutrition=('por pieza de 90 g', 420, 26, 42, 30, 6),
+        nutrition=("por pieza de 90 g", 420, 26, 42, 30, 6),
         counter=(
-            '¿Hay brownie sin nuez? No; la nuez va en toda la masa y no hacemos una versión aparte.',
+            "¿Hay brownie sin nuez? No; la nuez va en toda la masa y no hacemos una versión aparte.",
             ("¿Cuánto dura en una caja de regalo? En su caja cerrada aguanta 5 días sin refrigerar, aunque sabe "
              "mejor los primeros tres."),
             ("¿Es muy dulce? Menos de lo que parece: el chocolate es amargo al 70 % y la nuez equilibra el "
@@ -614,7 +648,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="polvoron-de-cacahuate", name="Polvorón de cacahuate", article="el", code="PC-10", icon="🥜",
-        price="$14", unit="la pieza", other_prices=(("Bolsa de 8 polvorones", "$100"),),
+        price="$14", unit="la pieza",
+        other_prices=(("Bolsa de 8 polvorones", "$100"),),
         weight="35 g",
         description=(
             "Galleta que se deshace en la boca, hecha con cacahuate tostado y molido, mantequilla y azúcar "
@@ -637,6 +672,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "papás en la invitación.",
         order_threshold=40, notice_hours=48,
         example_order=("5 bolsas de 8 polvorones", 500),
+        per_person=2,
+        chilled=False,
         changes=(
             "12 de enero de 2026: la bolsa de 8 polvorones subió de $90 a $100.",
         ),
@@ -648,17 +685,17 @@ PRODUCTS: tuple[Product, ...] = (
         story=("La mamá de Don Ernesto lo vendía en su puesto del mercado de Jamaica en los años setenta. La única "
                "concesión a los tiempos es la etiqueta con los alérgenos que ahora lleva cada bolsa. "
                "Don Ernesto dice que es la única receta que nunca se atrevería a cambiar."),
-        daily=160, sellout='duran todo el día; en diciembre se hacen el doble',
+        daily=160, sellout="duran todo el día; en diciembre se hacen el doble",
         process=("El cacahuate se tuesta en el horno, se deja enfriar y se muele con el azúcar hasta que queda como "
                  "arena. Se mezcla con la harina y la mantequilla sin amasar, se forman bolitas de 35 g y se "
-                 "hornean 14 minutos a 160 °C; al salir se revuelcan en azúcar glass con canela. "
-                 "Se forman al final del turno, después de todas las demás piezas, y la mesa se lava antes de empezar "
-                 "la masa del día siguiente."),
-        nutrition=('por pieza de 35 g', 180, 11, 18, 8, 4),
+                 "hornean 14 minutos a 160 °C; al salir se revuelcan en azúcar glass con canela. Se forman al final "
+                 "del turno, después de todas las demás piezas, y la mesa se lava antes de empezar la masa del día "
+                 "siguiente."),
+        nutrition=("por pieza de 35 g", 180, 11, 18, 8, 4),
         counter=(
             ("¿El polvorón lleva nuez? La receta no lleva nuez, lleva cacahuate; por compartir obrador puede tener "
              "trazas de nuez."),
-            '¿Los venden para fiestas? Sí, desde 40 piezas, envueltos uno por uno, con dos días de anticipación.',
+            "¿Los venden para fiestas? Sí, desde 40 piezas, envueltos uno por uno, con dos días de anticipación.",
             ("¿Por qué se desmorona tanto? Porque la masa no se amasa, sólo se junta; así es el polvorón de "
              "verdad. Ábralo con cuidado sobre el papel de china."),
         ),
@@ -666,7 +703,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="galletas-de-avena", name="Galletas de avena y pasas", article="las", code="GA-11", icon="🍪",
-        price="$15", unit="la pieza", other_prices=(("Paquete de 6 galletas", "$80"),),
+        price="$15", unit="la pieza",
+        other_prices=(("Paquete de 6 galletas", "$80"),),
         weight="45 g, unos 9 cm",
         description=(
             "Galleta grande de avena, pasas y un toque de canela, crujiente en la orilla y suave en el centro. "
@@ -684,12 +722,14 @@ PRODUCTS: tuple[Product, ...] = (
         days="todos los días", first_batch="9:30",
         room="1 semana en recipiente cerrado", fridge="no hace falta",
         freezer="la masa cruda congelada dura 2 meses; la galleta horneada no se congela",
-        reheat="No hace falta; si quiere el centro suave, 8 segundos en microondas. "
-               "Si se pusieron duras, guárdelas una noche en el frasco con una rebanada de pan: recuperan la humedad.",
+        reheat="No hace falta; si quiere el centro suave, 8 segundos en microondas. Si se pusieron duras, guárdelas "
+               "una noche en el frasco con una rebanada de pan: recuperan la humedad.",
         serving=("Con un vaso de leche o en la lonchera. El paquete de 6 viene en bolsa de papel cerrada con "
                  "etiqueta."),
         order_threshold=24, notice_hours=24,
         example_order=("4 paquetes de 6 galletas", 320),
+        per_person=2,
+        chilled=False,
         changes=(
             "12 de enero de 2026: el paquete de 6 galletas subió de $75 a $80.",
             ("10 de marzo de 2026: se quitaron las nueces de la decoración de temporada; la receta fija nunca las "
@@ -704,15 +744,14 @@ PRODUCTS: tuple[Product, ...] = (
                "las piden para el recreo porque no llevan chocolate ni nuez en la receta, aunque sí pueden traer "
                "trazas. "
                "Desde 2024 también se venden en paquete de 6, en bolsa de papel cerrada con etiqueta."),
-        daily=120, sellout='suele haber hasta el cierre',
+        daily=120, sellout="suele haber hasta el cierre",
         process=("La masa se prepara con mantequilla suave y azúcar mascabado, se incorporan la avena y las pasas "
                  "hidratadas en agua tibia, y se deja reposar una hora en frío. Cada galleta se porciona con "
-                 "cuchara de helado y se hornea 12 minutos a 175 °C. "
-                 "Se sacan del horno cuando la orilla está dorada y el centro todavía se ve suave, porque terminan de "
-                 "cocerse en la charola."),
-        nutrition=('por galleta de 45 g', 200, 8, 29, 14, 3),
+                 "cuchara de helado y se hornea 12 minutos a 175 °C. Se sacan del horno cuando la orilla está "
+                 "dorada y el centro todavía se ve suave, porque terminan de cocerse en la charola."),
+        nutrition=("por galleta de 45 g", 200, 8, 29, 14, 3),
         counter=(
-            '¿Son galletas sin gluten? No: llevan harina de trigo y la avena no es certificada.',
+            "¿Son galletas sin gluten? No: llevan harina de trigo y la avena no es certificada.",
             ("¿Tienen galletas con chispas de chocolate? No en el menú fijo; sólo aparecen en la caja de San "
              "Valentín y en Navidad."),
             "¿Cuántas trae el paquete? Seis galletas de 45 g, por $80; sueltas cuestan $15 cada una.",
@@ -720,7 +759,8 @@ PRODUCTS: tuple[Product, ...] = (
     ),
     Product(
         key="pan-de-elote", name="Pan de elote", article="el", code="PE-12", icon="🌽",
-        price="$48", unit="la porción", other_prices=(("Molde entero de 20 × 20 cm (6 porciones)", "$260"),),
+        price="$48", unit="la porción",
+        other_prices=(("Molde entero de 20 × 20 cm (6 porciones)", "$260"),),
         weight="porción de 150 g",
         description=(
             "Pan húmedo de elote fresco molido, con harina de maíz, mantequilla y leche condensada. No lleva "
@@ -745,6 +785,8 @@ PRODUCTS: tuple[Product, ...] = (
                 "servirlo tibio.",
         order_threshold=2, notice_hours=48,
         example_order=("dos moldes enteros", 520),
+        per_person=0,
+        chilled=False,
         changes=(
             "12 de enero de 2026: el molde entero subió de $240 a $260.",
             "6 de marzo de 2026: se agregó la advertencia de que no es apto para personas celíacas.",
@@ -756,13 +798,13 @@ PRODUCTS: tuple[Product, ...] = (
         story=("El pan de elote entró en el verano de 2023, cuando un proveedor del mercado nos ofreció elote "
                "tierno a buen precio. Gustó tanto que ahora se hace cada fin de semana mientras haya elote bueno. "
                "En temporada de lluvias, cuando el elote es más dulce, se hacen hasta 50 porciones por día."),
-        daily=36, sellout='cuando hay, se acaba antes de la una',
+        daily=36, sellout="cuando hay, se acaba antes de la una",
         process=("Los granos de elote se muelen con la leche condensada y los huevos; aparte se acrema la "
                  "mantequilla con el azúcar y se mezcla todo con la harina de maíz. Se hornea en moldes cuadrados a "
                  "170 °C durante 50 minutos, hasta que la orilla toma color. "
                  "Se deja enfriar 30 minutos en el molde antes de cortarlo en 6 porciones, porque caliente se "
                  "desmorona."),
-        nutrition=('por porción de 150 g', 390, 17, 52, 31, 8),
+        nutrition=("por porción de 150 g", 390, 17, 52, 31, 8),
         counter=(
             ("¿El pan de elote es sin gluten? No lleva harina de trigo, pero no podemos garantizar que esté libre "
              "de gluten porque se hace en el mismo obrador."),
@@ -791,11 +833,22 @@ _STORAGE_HABITS = (
     "Si piensa congelar, hágalo el mismo día de la compra y no cuando ya empezó a secarse.",
     "Para descongelar, deje la pieza dentro de su bolsa a temperatura ambiente y así no se humedece la superficie.",
 )
+_CHILLED_HABITS = (
+    "Guárdelo en el refrigerador en cuanto llegue a casa: la crema y el queso no esperan.",
+    "Si lo lleva lejos, pida en mostrador una bolsa térmica con hielo ($25).",
+    "Tape bien lo que sobre: en el refrigerador absorbe los olores de otros alimentos.",
+)
+_PHOTO_NOTE = "Las fotos de esta ficha se tomaron en el obrador con piezas de una horneada normal, sin retoques."
 _ORDER_HABITS = (
     "Los encargos se recogen en mostrador; para enviarlos a domicilio aplica la política de entregas.",
     "Puede pagar en efectivo, con tarjeta o por transferencia; los encargos grandes piden anticipo.",
     "Los precios cambian como mucho dos veces al año y siempre se avisa en mostrador con un mes de anticipación.",
 )
+
+
+def _lower_first(sentence: str) -> str:
+    # After a colon a Spanish sentence goes on in lower case.
+    return sentence[:1].lower() + sentence[1:]
 
 
 def _description(product: Product, rng: np.random.Generator, filler: str) -> list[Block]:
@@ -805,7 +858,8 @@ def _description(product: Product, rng: np.random.Generator, filler: str) -> lis
     if product.baker_says:
         blocks.append(quote(f"{product.baker_says} — Don Ernesto"))
     blocks.append(p(f"Peso aproximado: {product.weight}. {filler}"))
-    blocks.append(p(one_of(rng, ("Cómo se hace: ", "En el obrador: ", "Cómo la preparamos: ")) + product.process))
+    lead = one_of(rng, ("Cómo se hace: ", "En el obrador: ", "Cómo la preparamos: "))
+    blocks.append(p(lead + _lower_first(product.process)))
     return blocks
 
 
@@ -888,18 +942,27 @@ def _storage(product: Product, rng: np.random.Generator) -> list[Block]:
         bullet(f"A temperatura ambiente: {product.room}."),
         bullet(f"En refrigerador: {product.fridge}."),
         bullet(f"En congelador: {product.freezer}."),
-        p(one_of(rng, _STORAGE_HABITS)),
-        p(one_of(rng, ("Para recalentar: ", "Cómo recalentarlo: ", "Antes de servir: ")) + product.reheat),
+        p(one_of(rng, _CHILLED_HABITS if product.chilled else _STORAGE_HABITS)),
+        p(one_of(rng, ("Para recalentar: ", "Cómo recalentarlo: ", "Antes de servir: "))
+          + _lower_first(product.reheat)),
     ]
 
 
+def _made_to_order(product: Product) -> bool:
+    return product.order_threshold <= 1
+
+
 def _baking(product: Product, rng: np.random.Generator, filler: str) -> list[Block]:
-    when = one_of(rng, (
-        f"Se hornea {product.days}. La primera charola sale hacia las {product.first_batch}.",
-        f"Horneamos {product.name.lower()} {product.days}; la primera tanda está lista alrededor de las "
-        f"{product.first_batch}.",
-    ))
-    daily = f"Cada día salen unas {product.daily} piezas; {product.sellout}."
+    if _made_to_order(product):
+        when = f"Se hace {product.days}; los encargos se entregan a partir de las {product.first_batch}."
+        daily = f"Se preparan como máximo {product.daily} al día; {product.sellout}."
+    else:
+        when = one_of(rng, (
+            f"Se hornea {product.days}. La primera charola sale hacia las {product.first_batch}.",
+            f"Horneamos {product.article} {product.name.lower()} {product.days}; la primera tanda está lista hacia "
+            f"las {product.first_batch}.",
+        ))
+        daily = f"Cada día salen unas {product.daily} piezas; {product.sellout}."
     return [h2("Cuándo se hornea"), p(f"{when} {daily} {filler}"), p(product.serving),
             h3("Dudas de mostrador"), *[p(text) for text in product.counter]]
 
@@ -911,13 +974,12 @@ def _summary(product: Product) -> Block:
 
 
 def _party(product: Product) -> list[Block]:
-    if product.unit != "la pieza":
+    if not product.per_person:
         return []
-    price = int(product.price.lstrip("$"))
-    pieces = 30 if price < 30 else 15
     people = 15
-    per_person = "dos piezas" if pieces == 2 * people else "una pieza"
-    total = pieces * price
+    pieces = people * product.per_person
+    total = pieces * int(product.price.lstrip("$"))
+    per_person = "una pieza" if product.per_person == 1 else "dos piezas"
     deposit = (f"como pasa de $500, se confirma con {pesos(total / 2)} de anticipo" if total >= 500
                else "como no llega a $500, se paga completo al confirmar")
     return [p(f"Para una reunión de {people} personas, con {per_person} por persona, calcule {pieces} "
@@ -927,12 +989,15 @@ def _party(product: Product) -> list[Block]:
 def _changes(product: Product) -> list[Block]:
     if not product.changes:
         return []
-    return [h3("Cambios en esta ficha"), p(" ".join(f"{change}" for change in product.changes))]
+    return [h3("Cambios en esta ficha"), p(" ".join(product.changes))]
 
 
 def product_sheet(product: Product, rng: np.random.Generator) -> list[Block]:
     """The blocks of "Ficha: <name>", built from the product's facts."""
-    fillers = some_of(rng, FILLER["ficha"], 2)
+    pool = FILLER["ficha"] if _made_to_order(product) else FILLER["ficha"] + FILLER["ficha_mostrador"]
+    fillers = some_of(rng, pool, 2)
+    if product.photo:
+        fillers[1] = f"{fillers[1]} {_PHOTO_NOTE}"
     blocks: list[Block] = [image(*product.photo)] if product.photo else []
     blocks.append(_summary(product))
     blocks += _description(product, rng, fillers[0])
