@@ -55,6 +55,12 @@ def _trace_line(product: Product, allergens: tuple[str, ...]) -> Block:
                   f"{_verb(product, 'puede', 'pueden')} traer trazas.")
 
 
+def _declare_traces(allergen: str) -> str:
+    products = [product for product in PRODUCTS if allergen in product.traces]
+    verb = "declara" if len(products) == 1 else "declaran"
+    return f"Por eso {verb} trazas de {allergen}: {_names(products)}."
+
+
 def _names(products: list[Product]) -> str:
     return join_es([f"{product.article} {product.name.lower()}" for product in products])
 
@@ -79,7 +85,7 @@ def _nuts(rng: np.random.Generator) -> list[Block]:
           "La rosca tradicional no lleva nuez en la receta, pero su costra lleva almendra molida."),
         h2("Piezas con trazas de nuez o almendra"),
         p("Estas piezas no llevan frutos de cáscara en la receta, pero se forman en las mesas donde en la "
-          "mañana se pica la nuez o se hornean junto a piezas con nuez. Por eso declaramos trazas:"),
+          "madrugada se pica la nuez o se hornean junto a piezas con nuez. Por eso declaramos trazas:"),
         *[_trace_line(product, nuts) for product in _traces_only(nuts)],
         p("Según nuestras fichas, lo único del mostrador sin nuez ni almendra en la receta y sin trazas "
           f"declaradas de ninguna de las dos es {_names(_free(nuts))}. Aun así, se hace en el mismo obrador "
@@ -253,9 +259,8 @@ def _peanut_sesame_soy(rng: np.random.Generator) -> list[Block]:
           "comparten charola."),
         h2("Soya"),
         p("Ninguna receta lleva soya, lecitina de soya ni aceite de soya. Pero la harina integral de trigo "
-          "que compramos se muele en un molino que también procesa soya, y su etiqueta lo advierte. Por "
-          "eso declaran trazas de soya: "
-          f"{_names([x for x in PRODUCTS if 'soya' in x.traces])}."),
+          "que compramos se muele en un molino que también procesa soya, y su etiqueta lo advierte. "
+          f"{_declare_traces('soya')}"),
         h3("Cuando cambia un proveedor"),
         p("Si un proveedor nuevo trae otra advertencia de trazas, la agregamos a la ficha aunque la receta no "
           "cambie, y la pieza lleva una semana el letrero «receta nueva» en la vitrina. Así pasó en febrero de 2026 "

@@ -493,8 +493,8 @@ def _cakes(rng: np.random.Generator) -> list[Block]:
           "Si la escuela prohíbe alimentos con nuez, revise también las trazas: casi todo el pan declara trazas de "
           "nuez."),
         h3("Cambios después de confirmar"),
-        p("Puede cambiar el mensaje, el sabor de la fruta o la hora de recogida hasta 48 horas antes, sin costo, si "
-          "hay lugar en el horno. Cambiar el tamaño del pastel a uno mayor se confirma como un pedido nuevo y "
+        p("Puede cambiar el mensaje o el sabor de la fruta hasta 48 horas antes, sin costo, y la hora de recogida "
+          "dentro del mismo día hasta 24 horas antes, si hay lugar en el horno. Cambiar el tamaño del pastel a uno mayor se confirma como un pedido nuevo y "
           "recalcula el anticipo; cambiarlo a uno menor se trata como una cancelación parcial, con las reglas de "
           "plazo de la «Política de cancelaciones». "
           "Un mensaje nuevo o una foto comestible distinta después de ese plazo sólo se pueden aceptar si el pastel "

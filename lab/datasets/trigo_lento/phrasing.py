@@ -70,7 +70,7 @@ FILLER: dict[str, tuple[str, ...]] = {
         "Este aviso también se publica en la puerta de la tienda y en nuestras redes.",
         "Si tiene un encargo confirmado para esas fechas, le escribimos para confirmar la hora de recogida.",
         "Cuando termine la temporada, este aviso se retira de la base de conocimiento.",
-        "Gracias por la paciencia: en temporada alta la fila avanza, pero despacio.",
+        "Gracias por la paciencia mientras duran estas fechas.",
         "Fuera de las fechas de este aviso rige el horario de siempre.",
         "Las reglas de anticipos y cancelaciones no cambian por este aviso, salvo donde se dice.",
         "Si algo de este aviso cambia, lo corregimos aquí primero y después en la puerta.",

@@ -582,11 +582,11 @@ def _allergen_policy(rng: np.random.Generator) -> list[Block]:
           "nuez y frutos secos; gluten y cereales; leche y huevo; cacahuate, ajonjolí y soya."),
         h2("Lo que no podemos prometer"),
         p("No vendemos ninguna pieza como «libre de» un alérgeno. Aunque una receta no lleve nuez, se hace "
-          "en la misma mesa donde por la mañana se pica la nuez para los roles de canela y los brownies. "
+          "en la misma mesa donde en la madrugada se pica la nuez para los roles de canela y los brownies. "
           "Por eso ninguna pieza es apta para personas celíacas ni para alergias graves a los frutos secos. "
           "Tampoco para alergias graves al cacahuate o al ajonjolí, que se trabajan en el mismo espacio aunque en "
           "menos piezas."),
-        p("Hacemos lo posible por reducir el riesgo: la nuez se pica en la primera hora de la mañana y la "
+        p("Hacemos lo posible por reducir el riesgo: la nuez se pica en la primera hora del turno de noche y la "
           "mesa se lava antes de formar otras piezas; el cacahuate de los polvorones se muele en un molino "
           "que no se usa para nada más; las charolas se lavan entre tandas. Reducir el riesgo no es "
           "eliminarlo, y por eso seguimos declarando trazas. "
@@ -743,8 +743,8 @@ def _hours(rng: np.random.Generator) -> list[Block]:
     fill = some_of(rng, FILLER["politica"], 3)
     return [
         p("Trigo Lento está en la calle Petén 318, local B, colonia Narvarte Poniente, alcaldía Benito "
-          "Juárez, a unos siete minutos a pie del metro Eugenia. Esta página dice cuándo abrimos y cómo nos "
-          "contacta. "
+          "Juárez, a unos siete minutos a pie del metro Eugenia. Esta página dice cuándo abrimos y cómo "
+          "contactarnos. "
           "El local está en planta baja, entre una papelería y una farmacia, con un toldo verde y el nombre pintado "
           "en la ventana. Desde la calle se ve el horno del obrador a través de un vidrio. "
           "Somos una sola tienda: no tenemos sucursales ni vendemos en supermercados. Algunas cafeterías de la zona "

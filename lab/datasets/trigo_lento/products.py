@@ -469,7 +469,7 @@ PRODUCTS: tuple[Product, ...] = (
             "y se sirve frío. La superficie lleva una capa delgada de crema ácida.",
             ("Se prepara un día antes de venderse porque necesita al menos 12 horas de refrigerador para cortarse "
              "limpio. "
-             "Por eso no se puede encargar para el mismo día: el pay entero necesita 48 horas de anticipación."),
+             "Por eso no se puede encargar para el mismo día: el pay entero necesita 72 horas de anticipación."),
         ),
         ingredients=("queso crema", "azúcar", "huevo", "crema ácida", "galleta de mantequilla (harina de trigo, "
                                                                       "mantequilla, azúcar)",
@@ -485,7 +485,7 @@ PRODUCTS: tuple[Product, ...] = (
                "humedece.",
         serving="Frío, solo o con la salsa de frutos rojos que vendemos en frasco ($60). "
                 "Para cortarlo limpio, moje el cuchillo en agua caliente y séquelo entre rebanada y rebanada.",
-        order_threshold=2, notice_hours=48,
+        order_threshold=8, notice_hours=72,
         example_order=("un pay entero y uno chico", 700),
         per_person=0,
         chilled=True,
@@ -517,6 +517,8 @@ PRODUCTS: tuple[Product, ...] = (
         ),
         allergen_notes=("La base lleva galleta de trigo, así que el pay de queso tiene gluten aunque el relleno no "
                         "lleve harina.",),
+        order_notes=("El pay entero se encarga con 72 horas de anticipación, como los pasteles; las rebanadas se "
+                     "compran en mostrador sin encargo.",),
     ),
     Product(
         key="pastel-tres-leches", name="Pastel de tres leches", article="el", code="PT-08", icon="🎂",
@@ -838,6 +840,10 @@ _CHILLED_HABITS = (
     "Si lo lleva lejos, pida en mostrador una bolsa térmica con hielo ($25).",
     "Tape bien lo que sobre: en el refrigerador absorbe los olores de otros alimentos.",
 )
+_JAR_HABITS = (
+    "Guárdelo en un frasco o una lata bien cerrados, lejos de la estufa y del sol.",
+    "La humedad es su enemiga: no lo deje destapado en la cocina ni cerca del fregadero.",
+)
 _PHOTO_NOTE = "Las fotos de esta ficha se tomaron en el obrador con piezas de una horneada normal, sin retoques."
 _ORDER_HABITS = (
     "Los encargos se recogen en mostrador; para enviarlos a domicilio aplica la política de entregas.",
@@ -936,13 +942,20 @@ def _deposit_example(product: Product, rng: np.random.Generator) -> str:
     ))
 
 
+def _storage_habits(product: Product) -> tuple[str, ...]:
+    if product.chilled:
+        return _CHILLED_HABITS
+    # Pieces that keep for weeks in a jar never go near the freezer.
+    return _JAR_HABITS if product.freezer.startswith("no ") else _STORAGE_HABITS
+
+
 def _storage(product: Product, rng: np.random.Generator) -> list[Block]:
     return [
         h2("Conservación"),
         bullet(f"A temperatura ambiente: {product.room}."),
         bullet(f"En refrigerador: {product.fridge}."),
         bullet(f"En congelador: {product.freezer}."),
-        p(one_of(rng, _CHILLED_HABITS if product.chilled else _STORAGE_HABITS)),
+        p(one_of(rng, _storage_habits(product))),
         p(one_of(rng, ("Para recalentar: ", "Cómo recalentarlo: ", "Antes de servir: "))
           + _lower_first(product.reheat)),
     ]
