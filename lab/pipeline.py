@@ -78,11 +78,19 @@ def run_all(paths: list[Path]) -> list[LessonResult]:
         try:
             execute_lesson(path)
         except Exception as exc:  # papermill raises PapermillExecutionError with the failing cell
-            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            results.append(LessonResult(path.stem, False, time.monotonic() - started, first_line))
+            results.append(LessonResult(path.stem, False, time.monotonic() - started, _describe_failure(exc)))
         else:
             results.append(LessonResult(path.stem, True, time.monotonic() - started))
     return results
+
+
+def _describe_failure(exc: Exception) -> str:
+    """One line naming the failing cell and the error, from papermill's exception when possible."""
+    ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    if ename:
+        return f"cell {getattr(exc, 'exec_count', '?')}: {ename}: {str(evalue).splitlines()[0] if evalue else ''}"
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
 def print_summary(results: list[LessonResult]) -> None:
