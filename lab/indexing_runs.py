@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from lab.client import NotionClient, Pacer, RetryPolicy, collect_paginated_api
+from lab.client.schedule import minimum_duration
 from lab.notion import LimitsConfig, in_process_session
 from lab.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
 from lab.timeline import run_together
@@ -20,7 +21,7 @@ from lab.workspaces import BATCH_INTEGRATION as BATCH_JOB
 from lab.workspaces import KB_INTEGRATION as INDEXER
 from lab.workspaces import bakery_simulator
 
-__all__ = ["IndexerRun", "run_indexer", "summarise_run", "ContentionResult", "run_contention"]
+__all__ = ["IndexerRun", "schedule_comparison", "run_indexer", "summarise_run", "ContentionResult", "run_contention"]
 
 
 
@@ -118,3 +119,18 @@ def read_knowledge_base_ids(client: NotionClient) -> list[str]:
     source = find_data_source(client)
     return [p["id"] for p in collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
                                                    filter=publishable_filter())]
+
+
+def schedule_comparison(run: IndexerRun, rate: float = 3.0) -> dict[str, Any]:
+    """How a run's duration compares with its two yardsticks: R / r and the minimum schedule.
+
+    The minimum schedule replays the latencies the server drew for this run's requests under
+    the window budget alone (see :func:`lab.client.schedule.minimum_duration`).
+    """
+    latencies = run.served["latency"].tolist()
+    floor = minimum_duration(latencies, run.budget, run.window_seconds)
+    requests = len(run.log)
+    return {"client": run.name, "requests": requests, "duration_s": round(run.duration, 1),
+            "R_over_r_s": round(requests / rate, 1), "minimum_s": round(floor, 1),
+            "vs_R_over_r": round(run.duration / (requests / rate), 3), "vs_minimum": round(run.duration / floor, 3),
+            "connection_429": int((run.log["reason"] == "connection").sum())}

@@ -92,7 +92,9 @@ def test_the_budget_aware_client_slows_down_on_workspace_429s_and_recovers() -> 
     pacer = BudgetAware.for_plan("free", recovery=0.1)
     for t in range(25):
         pacer.sent(t * 0.2)  # 5 requests a second
-    pacer.observed(5.0, 429, "workspace", 2.0)
+    pacer.observed(1.0, 429, "workspace", 2.0)
+    assert pacer.rate_cap is None  # a lone refusal is noise
+    pacer.observed(5.0, 429, "workspace", 2.0)  # a second one soon after: the budget is contended
     assert pacer.rate_cap == pytest.approx(2.5)
     assert pacer.delay(5.0) == pytest.approx(1 / 2.5 - 0.2)
     pacer.observed(5.0, 429, "workspace", 2.0)  # a second refusal halves again

@@ -73,7 +73,8 @@ class BudgetAware:
     It counts its own requests per fixed window (windows aligned on ``origin`` + k·window, as
     the simulator and Notion's per-minute windows are) and, once ``budget`` are spent, waits for
     the next window instead of provoking a 429: that finishes in the minimum time the window
-    allows. Workspace 429s mean other connections share the budget: it then halves a rate cap
+    allows. Workspace 429s close together (``contention_refusals`` within ``contention_seconds``;
+    a lone one is treated as noise) mean other connections share the budget: it then halves a rate cap
     (starting from its recent rate) that then grows by ``recovery`` requests/second for every
     second without one, until it is back to the pace it had before and is dropped (additive
     increase, multiplicative decrease).
@@ -81,13 +82,17 @@ class BudgetAware:
     """
 
     def __init__(self, budget: int = PLANS["free"], window_seconds: float = 60.0, origin: float = 0.0,
-                 min_rate: float = 0.5, recovery: float = 0.2, recent_seconds: float = 5.0) -> None:
+                 min_rate: float = 0.5, recovery: float = 0.05, recent_seconds: float = 5.0,
+                 contention_refusals: int = 2, contention_seconds: float = 15.0) -> None:
         self.budget = budget
         self.window_seconds = window_seconds
         self.origin = origin
         self.min_rate = min_rate
         self.recovery = recovery
         self.recent_seconds = recent_seconds
+        self.contention_refusals = contention_refusals
+        self.contention_seconds = contention_seconds
+        self._refusals: deque[float] = deque()
         self.rate_cap: float | None = None
         self._free_rate: float | None = None
         self._cap_since = 0.0
@@ -125,6 +130,11 @@ class BudgetAware:
 
     def observed(self, now: float, status: int, reason: str, retry_after: float | None) -> None:
         if status == 429 and reason == "workspace":
+            self._refusals.append(now)
+            while self._refusals and self._refusals[0] < now - self.contention_seconds:
+                self._refusals.popleft()
+            if len(self._refusals) < self.contention_refusals:
+                return  # one refusal is noise; several close together mean the budget is contended
             recent = max(self.min_rate, len(self._recent) / self.recent_seconds)
             self._free_rate = max(self._free_rate or 0.0, recent)
             self.rate_cap = max(self.min_rate, min(self._current_cap(now) or recent, recent) / 2)
