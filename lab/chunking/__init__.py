@@ -4,10 +4,29 @@ Every chunker returns :class:`Chunk` records whose ``body`` is an exact slice of
 (``source_text[start:end] == body``) and whose ids are deterministic.
 """
 
+from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
+from lab.chunking.flatten import (
+    MARKERS_EN, MARKERS_ES, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
+    rich_text_plain,
+)
 from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
 
 __all__ = [
     "TOKEN_PATTERN",
     "count_tokens",
     "token_spans",
+    "ChunkingError",
+    "MalformedBlockError",
+    "MalformedPageError",
+    "ChunkerParameterError",
+    "Markers",
+    "MARKERS_ES",
+    "MARKERS_EN",
+    "FlatDocument",
+    "FlatLine",
+    "Section",
+    "SkippedBlock",
+    "flatten_blocks",
+    "page_metadata",
+    "rich_text_plain",
 ]
