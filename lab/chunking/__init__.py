@@ -4,11 +4,15 @@ Every chunker returns :class:`Chunk` records whose ``body`` is an exact slice of
 (``source_text[start:end] == body``) and whose ids are deterministic.
 """
 
+from lab.chunking.budgets import window_count
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
     MARKERS_EN, MARKERS_ES, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
     rich_text_plain,
 )
+from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
+from lab.chunking.section_tokens import SectionTokenChunker
+from lab.chunking.slugs import slugify
 from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
 
 __all__ = [
@@ -29,4 +33,10 @@ __all__ = [
     "flatten_blocks",
     "page_metadata",
     "rich_text_plain",
+    "Chunk",
+    "chunks_to_frame",
+    "fingerprint",
+    "SectionTokenChunker",
+    "window_count",
+    "slugify",
 ]
