@@ -10,6 +10,8 @@ from lab.chunking.flatten import (
     MARKERS_EN, MARKERS_ES, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
     rich_text_plain,
 )
+from lab.chunking.markdown import MarkdownHeaderChunker
+from lab.chunking.markdown_outline import parse_outline, parse_publication_comment
 from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.chunking.slugs import slugify
@@ -39,4 +41,7 @@ __all__ = [
     "SectionTokenChunker",
     "window_count",
     "slugify",
+    "MarkdownHeaderChunker",
+    "parse_outline",
+    "parse_publication_comment",
 ]
