@@ -12,6 +12,7 @@ from lab.chunking.flatten import (
 )
 from lab.chunking.markdown import MarkdownHeaderChunker
 from lab.chunking.markdown_outline import parse_outline, parse_publication_comment
+from lab.chunking.paragraphs import ParagraphChunker
 from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.chunking.slugs import slugify
@@ -44,4 +45,5 @@ __all__ = [
     "MarkdownHeaderChunker",
     "parse_outline",
     "parse_publication_comment",
+    "ParagraphChunker",
 ]
