@@ -275,3 +275,13 @@ def test_lines_and_sections_tile_the_flattened_text_exactly(stream) -> None:
         pieces.extend(line.text for line in lines)
         assert flat.body(section) == "\n".join(line.text for line in lines)
     assert "\n".join(pieces) == flat.text
+
+
+def test_lines_between_traces_any_stretch_of_text_back_to_its_blocks() -> None:
+    b = Blocks()
+    one, two, three = b.paragraph("Uno."), b.paragraph("Dos."), b.paragraph("Tres.")
+    flat = flat_of(b.heading(2, "S"), one, two, three)
+    start = flat.text.index("no.")
+    end = flat.text.index("Dos") + 2
+    assert [line.block_id for line in flat.lines_between(start, end)] == [one.block["id"], two.block["id"]]
+    assert flat.lines_between(0, 4) == []  # the heading line belongs to no block line

@@ -137,3 +137,11 @@ def test_ids_stay_put_when_an_unrelated_section_grows() -> None:
     before = {c.id: c.fingerprint for c in chunker.split(page(3), PAGE) if c.section == "Pasteles"}
     after = {c.id: c.fingerprint for c in chunker.split(page(30), PAGE) if c.section == "Pasteles"}
     assert before == after and len(before) > 1
+
+
+def test_flattened_chunks_name_their_blocks_and_plain_text_chunks_have_none() -> None:
+    b = Blocks()
+    toggle = b.toggle("¿Se congela?", b.paragraph("Sí, hasta un mes."))
+    (chunk,) = ParagraphChunker().split(flat_page(b.heading(2, "Frío"), toggle), PAGE)
+    assert chunk.source == {"block_ids": [toggle.block["id"], toggle.children[0].block["id"]]}
+    assert ParagraphChunker().split_text("Hola.", "doc")[0].source == {}

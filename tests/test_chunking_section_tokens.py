@@ -163,3 +163,13 @@ def test_windows_cover_every_token_share_exactly_s_tokens_and_match_the_formula(
         assert sorted({k for w in windows for k in w}) == list(range(len(spans)))
         for prev, nxt in zip(windows, windows[1:]):
             assert len(set(prev) & set(nxt)) == overlap
+
+
+def test_each_chunk_names_the_blocks_its_body_came_from() -> None:
+    b = Blocks()
+    first, second, third = b.paragraph(words(6, "a")), b.bulleted(words(6, "b")), b.paragraph(words(6, "c"))
+    flat = flat_page(b.heading(2, "S"), first, second, third)
+    # 6 + 7 ("-" is a token) + 6 tokens in windows 0-8, 6-14, 12-19.
+    chunks = SectionTokenChunker(max_tokens=8, overlap=2).split(flat, PAGE)
+    ids = [first.block["id"], second.block["id"], third.block["id"]]
+    assert [c.source["block_ids"] for c in chunks] == [ids[:2], ids[1:], ids[1:]]

@@ -19,8 +19,10 @@ that stream into a :class:`FlatDocument`:
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from lab.chunking.errors import MalformedBlockError, MalformedPageError
@@ -117,6 +119,19 @@ class FlatDocument:
     def section_lines(self, index: int) -> list[FlatLine]:
         """The body lines of the section at position ``index``."""
         return [line for line in self.lines if line.section == index]
+
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        return [line.start for line in self.lines]
+
+    def lines_between(self, start: int, end: int) -> list[FlatLine]:
+        """The lines that share at least one character with ``text[start:end]``, in order.
+
+        This is how a chunk is traced back to the blocks it came from.
+        """
+        first = max(0, bisect_right(self._line_starts, start) - 1)
+        stop = bisect_left(self._line_starts, end)
+        return [line for line in self.lines[first:stop] if line.end > start and line.start < end]
 
     @property
     def body_tokens(self) -> int:

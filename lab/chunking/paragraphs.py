@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,7 +41,6 @@ class ParagraphChunker:
         info = page_info(page)
         text = flat.text
         code = AtomicSpans([(line.start, line.end) for line in flat.lines if line.block_type == "code"])
-        line_starts = [line.start for line in flat.lines]
         registry = SlugRegistry()
         tokens = TokenIndex(text)
         chunks: list[Chunk] = []
@@ -54,10 +52,11 @@ class ParagraphChunker:
             slug = registry.claim(slugify(section.title) if section.title is not None else LEAD_SLUG)
             header = info.title if section.title is None else f"{info.title} > {section.title}"
             for k, (start, end) in enumerate(pieces):
-                line = flat.lines[bisect_right(line_starts, start) - 1]
-                table = line.table_header
-                chunks.append(self._chunk(f"{info.id}:{slug}:{k:02d}", info.id, info.title, info.type,
-                                          section.title, len(chunks), header, table, tokens, start, end, info.edited))
+                lines = flat.lines_between(start, end)
+                chunks.append(self._chunk(
+                    f"{info.id}:{slug}:{k:02d}", info.id, info.title, info.type, section.title, len(chunks), header,
+                    lines[0].table_header, tokens, start, end, info.edited,
+                    {"block_ids": list(dict.fromkeys(line.block_id for line in lines))}))
         return chunks
 
     def split_text(self, text: str, doc_id: str, title: str | None = None) -> list[Chunk]:
@@ -68,14 +67,15 @@ class ParagraphChunker:
                                  separators=MARKDOWN_SEPARATORS, atomic=fences)
         tokens = TokenIndex(text)
         return [self._chunk(f"{doc_id}:{k:02d}", doc_id, title or doc_id, None, None, k, title, None,
-                            tokens, start, end, None)
+                            tokens, start, end, None, {})
                 for k, (start, end) in enumerate(pieces)]
 
     def _chunk(self, chunk_id: str, page_id: str, title: str, page_type: str | None, section: str | None,
                order: int, header: str | None, table: str | None, tokens: TokenIndex, start: int, end: int,
-               edited: str | None) -> Chunk:
+               edited: str | None, source: dict[str, object]) -> Chunk:
         body = tokens.text[start:end]
         text = "".join(f"{part}\n" for part in (header, table) if part) + body
         return Chunk(id=chunk_id, page_id=page_id, title=title, type=page_type, section=section, order=order,
                      text=text, body=body, start=start, end=end, tokens=tokens.count(start, end),
-                     fingerprint=fingerprint(text), edited=edited, chunker=self.chunker_name)
+                     fingerprint=fingerprint(text), edited=edited, chunker=self.chunker_name,
+                     source=source)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,7 +46,6 @@ class SectionTokenChunker:
         info = page_info(page)
         text = flat.text
         index = TokenIndex(text)
-        line_starts = [line.start for line in flat.lines]
         registry = SlugRegistry()
         chunks: list[Chunk] = []
         for section in flat.sections:
@@ -62,8 +60,8 @@ class SectionTokenChunker:
                 start = int(index.starts[first_token + first])
                 end = int(index.ends[first_token + stop - 1])
                 body = text[start:end]
-                line = flat.lines[bisect_right(line_starts, start) - 1]
-                table = line.table_header
+                lines = flat.lines_between(start, end)
+                table = lines[0].table_header
                 chunk_text = f"{header}\n" + (f"{table}\n" if table else "") + body
                 chunks.append(Chunk(
                     id=f"{info.id}:{slug}:{k:02d}",
@@ -80,5 +78,6 @@ class SectionTokenChunker:
                     fingerprint=fingerprint(chunk_text),
                     edited=info.edited,
                     chunker=self.chunker_name,
+                    source={"block_ids": list(dict.fromkeys(line.block_id for line in lines))},
                 ))
         return chunks
