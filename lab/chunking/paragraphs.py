@@ -22,7 +22,8 @@ class ParagraphChunker:
 
     On a flattened Notion page (:meth:`split`) a paragraph is a top-level line with its
     indented lines (a toggle's question and its answer stay together) and the page is cut
-    section by section, each chunk headed by ``Page > Section``. On plain text
+    section by section, each chunk headed by ``Page > Section`` and naming its blocks in
+    ``source["block_ids"]``; ids follow the token chunker's section-scoped scheme. On plain text
     (:meth:`split_text`) paragraphs are separated by blank lines. A paragraph longer than the
     budget is cut on lines, then sentences (including the CJK "。", "？", "！"), then words.
     Code blocks stay whole, so a code block longer than the budget is the one case where a

@@ -26,7 +26,8 @@ class SectionTokenChunker:
     A plain ``{page_id}:{NNN}`` numbering would shift every later id as soon as an earlier
     section grows by one window, and an incremental sync would then re-embed text that did
     not change; with section-scoped ids, editing one section or one page leaves every other
-    chunk id untouched. ``order`` still gives the chunk's position in the page.
+    chunk id untouched. ``order`` still gives the chunk's position in the page, and
+    ``source["block_ids"]`` names the blocks the chunk's body came from.
     """
 
     chunker_name = "section_tokens"
