@@ -2,10 +2,10 @@
 
 Shared by the markdown and paragraph chunkers. A stretch ``text[start:end]`` is first cut
 into *units* no longer than the budget, trying boundaries from strongest to weakest
-(paragraphs, then lines, sentences, words, and as a last resort a hard cut); units are then
-packed greedily into pieces, each new piece starting with the previous piece's last
-characters (at most ``overlap_chars``, beginning at a line start if the tail holds one, else at
-a sentence start, else at a word start). Pieces are
+(paragraphs, then lines where lines mean something, sentences, words, and as a last resort
+a hard cut); units are then packed greedily into pieces. Each new piece starts with the
+previous piece's last characters (at most ``overlap_chars``), beginning at a unit start if
+the tail holds one, else at a sentence start, a line start or a word start. Pieces are
 ``(start, end)`` offsets into ``text``, so every piece is an exact slice of its source and
 keeps its whitespace and indentation.
 
@@ -17,34 +17,73 @@ exceed the budget.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
-    "PARAGRAPHS", "OUTLINE", "LINES", "SENTENCES", "WORDS", "MARKDOWN_SEPARATORS", "OUTLINE_SEPARATORS",
-    "AtomicSpans", "split_units", "pack_units", "split_to_budget",
+    "Separator", "blank_lines", "outline_lines", "all_lines", "item_lines", "sentences", "words",
+    "MARKDOWN_SEPARATORS", "OUTLINE_SEPARATORS", "AtomicSpans", "split_units", "pack_units", "split_to_budget",
 ]
 
-#: Blank lines between paragraphs.
-PARAGRAPHS = re.compile(r"\n(?:[ \t]*\n)+")
-#: A new line that is not indented: a top-level line of a flattened page starts a new paragraph,
-#: and its indented children (a toggle's answer, nested list items) stay with it.
-OUTLINE = re.compile(r"\n(?=\S)")
-#: Any line break.
-LINES = re.compile(r"\n")
-#: After ". ", "? ", "! " (any whitespace) and after the CJK full stops "。", "？", "！".
-SENTENCES = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])\s*")
-#: Whitespace between words.
-WORDS = re.compile(r"\s+")
+#: A kind of boundary: given ``(text, start, end)``, the ``(start, end)`` spans of the separators
+#: (whitespace, usually) found in ``text[start:end]``, in order.
+Separator = Callable[[str, int, int], Iterable[tuple[int, int]]]
 
-MARKDOWN_SEPARATORS = (PARAGRAPHS, LINES, SENTENCES, WORDS)
-OUTLINE_SEPARATORS = (OUTLINE, LINES, SENTENCES, WORDS)
+_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")
+_OUTLINE_BREAK = re.compile(r"\n(?=\S)")
+_LINE_BREAK = re.compile(r"\n")
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])\s*")
+_WORD_BREAK = re.compile(r"\s+")
+# A line that starts a list item, a quote, a table row or a code fence.
+_ITEM_LINE = re.compile(r"\n[ \t]*(?:[-*+>][ \t]|\||\d+[.)][ \t]|```|~~~)")
 
-# Where an overlap may start, strongest first: the start of a line (with its indentation), the
-# start of a sentence, the start of a word (after whitespace, or after a pause sign in text
-# written without spaces such as Chinese).
-_LINE_START = re.compile(r"(?<=\n)[ \t]*(?=\S)")
+
+def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    return (m.span() for m in pattern.finditer(text, start, end))
+
+
+def blank_lines(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """Blank lines: the paragraph breaks of markdown and plain text."""
+    return _spans(_BLANK_LINES, text, start, end)
+
+
+def outline_lines(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """Line breaks before a line that is not indented: in a flattened page, a top-level block
+    starts a new paragraph and its indented children (a toggle's answer) stay with it."""
+    return _spans(_OUTLINE_BREAK, text, start, end)
+
+
+def all_lines(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """Every line break (in a flattened page each line is a block)."""
+    return _spans(_LINE_BREAK, text, start, end)
+
+
+def item_lines(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """Line breaks, but only in a paragraph made of lines that mean something (list items, table
+    rows, quotes, a fence); the line breaks of wrapped prose are not boundaries."""
+    if _ITEM_LINE.search(text, start, end) is None:
+        return ()
+    return _spans(_LINE_BREAK, text, start, end)
+
+
+def sentences(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """After ". ", "? ", "! " (any whitespace) and after the CJK full stops "。", "？", "！"."""
+    return _spans(_SENTENCE_BREAK, text, start, end)
+
+
+def words(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """Whitespace between words."""
+    return _spans(_WORD_BREAK, text, start, end)
+
+
+MARKDOWN_SEPARATORS: tuple[Separator, ...] = (blank_lines, item_lines, sentences, words)
+OUTLINE_SEPARATORS: tuple[Separator, ...] = (outline_lines, all_lines, sentences, words)
+
+# Where an overlap may start when no unit starts in the tail: a sentence start, a line start
+# (with its indentation), a word start (after whitespace, or after a pause sign in text written
+# without spaces such as Chinese).
 _SENTENCE_START = re.compile(r"(?:(?<=[.?!])\s+|(?<=[。？！]))(?=\S)")
+_LINE_START = re.compile(r"(?<=\n)[ \t]*(?=\S)")
 _WORD_START = re.compile(r"(?:(?<=\s)|(?<=[。？！，、；：]))(?=\S)")
 
 
@@ -87,8 +126,8 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return first, end
 
 
-def split_units(text: str, start: int, end: int, max_chars: int,
-                separators: Sequence[re.Pattern[str]], atomic: AtomicSpans | None = None) -> list[tuple[int, int]]:
+def split_units(text: str, start: int, end: int, max_chars: int, separators: Sequence[Separator],
+                atomic: AtomicSpans | None = None) -> list[tuple[int, int]]:
     """Cut ``text[start:end]`` into trimmed units of at most ``max_chars`` (atomic spans excepted)."""
     atomic = atomic or AtomicSpans()
     units: list[tuple[int, int]] = []
@@ -107,17 +146,17 @@ def split_units(text: str, start: int, end: int, max_chars: int,
                 units.extend((k, min(k + max_chars, e)) for k in range(s, e, max_chars))
             return
         parts, begin = [], s
-        for m in separators[level].finditer(text, s, e):
-            if atomic.inside(m.start()) or atomic.inside(m.end()):
+        for sep_start, sep_end in separators[level](text, s, e):
+            if atomic.inside(sep_start) or atomic.inside(sep_end):
                 continue
-            parts.append((begin, m.start()))
-            begin = m.end()
+            parts.append((begin, sep_start))
+            begin = sep_end
         parts.append((begin, e))
         if len(parts) == 1:
             cut(s, e, level + 1)
             return
-        for ps, pe in parts:
-            cut(ps, pe, level + 1 if pe - ps > max_chars else level)
+        for part_start, part_end in parts:
+            cut(part_start, part_end, level + 1 if part_end - part_start > max_chars else level)
 
     cut(start, end, 0)
     return units
@@ -132,14 +171,18 @@ def _first_boundary(pattern: re.Pattern[str], text: str, low: int, high: int, at
     return None
 
 
-def _overlap_start(text: str, prev: tuple[int, int], unit: tuple[int, int], max_chars: int,
-                   overlap_chars: int, atomic: AtomicSpans) -> int:
-    """Where the next piece starts: in the previous piece's last ``overlap_chars`` characters, the
-    earliest line start, else sentence start, else word start that still lets ``unit`` fit; the
-    unit's own start (no overlap) when the tail has no such boundary."""
+def _overlap_start(text: str, unit_starts: Sequence[int], prev: tuple[int, int], unit: tuple[int, int],
+                   max_chars: int, overlap_chars: int, atomic: AtomicSpans) -> int:
+    """Where the next piece starts: the earliest boundary in the previous piece's last
+    ``overlap_chars`` characters that still lets ``unit`` fit, preferring a unit start (a row,
+    a sentence, a paragraph), then a sentence, line or word start; the unit's own start (no
+    overlap) when the tail has no boundary."""
     prev_start, prev_end = prev
     lowest = max(prev_start + 1, prev_end - overlap_chars, unit[1] - max_chars)
-    for pattern, at_end in ((_LINE_START, False), (_SENTENCE_START, True), (_WORD_START, False)):
+    k = bisect_left(unit_starts, lowest)
+    if k < len(unit_starts) and unit_starts[k] < prev_end:
+        return unit_starts[k]
+    for pattern, at_end in ((_SENTENCE_START, True), (_LINE_START, False), (_WORD_START, False)):
         found = _first_boundary(pattern, text, lowest, prev_end, atomic, at_end)
         if found is not None:
             return found
@@ -152,6 +195,7 @@ def pack_units(text: str, units: Sequence[tuple[int, int]], max_chars: int, over
     if not units:
         return []
     atomic = atomic or AtomicSpans()
+    unit_starts = [s for s, _ in units]
     pieces: list[tuple[int, int]] = []
     piece_start, piece_end = units[0]
     for unit in units[1:]:
@@ -160,7 +204,8 @@ def pack_units(text: str, units: Sequence[tuple[int, int]], max_chars: int, over
             continue
         pieces.append((piece_start, piece_end))
         if overlap_chars > 0 and unit[1] - unit[0] <= max_chars:
-            piece_start = _overlap_start(text, (piece_start, piece_end), unit, max_chars, overlap_chars, atomic)
+            piece_start = _overlap_start(text, unit_starts, (piece_start, piece_end), unit, max_chars,
+                                         overlap_chars, atomic)
         else:
             piece_start = unit[0]
         piece_end = unit[1]
@@ -169,7 +214,7 @@ def pack_units(text: str, units: Sequence[tuple[int, int]], max_chars: int, over
 
 
 def split_to_budget(text: str, start: int, end: int, *, max_chars: int, overlap_chars: int,
-                    separators: Sequence[re.Pattern[str]] = MARKDOWN_SEPARATORS,
+                    separators: Sequence[Separator] = MARKDOWN_SEPARATORS,
                     atomic: AtomicSpans | None = None) -> list[tuple[int, int]]:
     """Pieces of ``text[start:end]``: at most ``max_chars`` each, consecutive ones sharing at most
     ``overlap_chars`` characters, cut at the strongest boundary available."""
