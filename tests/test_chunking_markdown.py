@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 
 import pytest
 from hypothesis import given, settings
@@ -146,6 +147,23 @@ def test_a_long_paragraph_is_cut_on_sentences_then_words() -> None:
     sentence_pieces = [c for c in chunks if "word" not in c.body]
     assert all(c.body.endswith("rules.") for c in sentence_pieces)
     assert all(len(c.body) <= 200 for c in chunks)
+
+
+def test_wrapped_prose_is_cut_at_sentence_ends_not_at_its_line_breaks() -> None:
+    prose = " ".join(f"Sentence {k} explains one more detail of the weekly schedule." for k in range(30))
+    wrapped = textwrap.fill(prose, width=70)  # hard-wrapped at 70 columns, as docs often are
+    assert wrapped.count("\n") > 20
+    chunks = chunk(f"# T\n\n## S\n\n{wrapped}\n", max_chars=300, overlap_chars=80)
+    assert len(chunks) > 3
+    assert all(c.body.endswith("schedule.") for c in chunks)
+    assert all(c.body.startswith("Sentence") for c in chunks)
+
+
+def test_a_long_list_is_cut_between_its_items() -> None:
+    items = "\n".join(f"- Item {k}: a member can swap this shift with a colleague" for k in range(30))
+    chunks = chunk(f"# T\n\n## S\n\n{items}\n", max_chars=300, overlap_chars=80)
+    assert len(chunks) > 3
+    assert all(line.startswith("- Item ") for c in chunks for line in c.body.split("\n"))
 
 
 def test_chinese_sentences_are_cut_after_their_full_stops() -> None:
