@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from lab.chunking.budgets import check_char_budget
@@ -26,10 +27,11 @@ class MarkdownHeaderChunker:
       publication metadata; missing fields fall back to a url built from the file path,
       version ``"unversioned"`` and ``updated=None``, and ``source["fallbacks"]`` says which.
     - A section longer than ``max_chars`` is cut on blank lines (a fenced code block is one
-      paragraph), a paragraph still too long on lines, then sentences (". ", "? ", "! ",
-      "。", "？", "！"), then words. Each piece after the first starts with the last
-      ``overlap_chars`` characters of the one before, on a word boundary, and never with
-      text from another section.
+      paragraph); a paragraph still too long between its list items or table rows, else
+      between sentences (". ", "? ", "! ", "。", "？", "！"; the line breaks of wrapped prose
+      are not boundaries), then between words. Each piece after the first starts with at
+      most ``overlap_chars`` characters from the end of the one before, beginning on a row,
+      sentence, line or word boundary, and never with text from another section.
     - ``max_chars`` bounds ``body``; the only body that may exceed it is a single fenced code
       block longer than the budget, kept whole because half a code sample misleads.
     - A piece that starts inside a pipe table repeats the table's header row and rule line in
@@ -95,7 +97,8 @@ class MarkdownHeaderChunker:
                 "updated": publication.updated, "fallbacks": list(publication.fallbacks)}
 
     @staticmethod
-    def _table_headers(markdown: str, section: MarkdownSection, fences: tuple[tuple[int, int], ...]):
+    def _table_headers(markdown: str, section: MarkdownSection,
+                       fences: tuple[tuple[int, int], ...]) -> Callable[[int], str | None]:
         """A lookup from a piece's start to the header lines of the table it starts in, if any."""
         tables = find_tables(markdown, section.body_start, section.body_end, fences)
         starts = [t.start for t in tables]

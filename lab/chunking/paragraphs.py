@@ -25,7 +25,8 @@ class ParagraphChunker:
     section by section, each chunk headed by ``Page > Section`` and naming its blocks in
     ``source["block_ids"]``; ids follow the token chunker's section-scoped scheme. On plain text
     (:meth:`split_text`) paragraphs are separated by blank lines. A paragraph longer than the
-    budget is cut on lines, then sentences (including the CJK "。", "？", "！"), then words.
+    budget is cut between lines (blocks of a page; list items or table rows of plain text),
+    then sentences (including the CJK "。", "？", "！"), then words.
     Code blocks stay whole, so a code block longer than the budget is the one case where a
     body exceeds ``max_chars``.
     """
