@@ -105,7 +105,11 @@ class SkippedBlock:
 
 @dataclass(frozen=True)
 class FlatDocument:
-    """A page flattened to text: heading lines and body lines joined by ``"\\n"``."""
+    """A page flattened to text: heading lines and body lines joined by ``"\\n"``.
+
+    A heading line is written the markdown way (``## Alérgenos``), so the text reads well
+    and keeps the page's outline; chunkers take section titles from :attr:`sections`.
+    """
 
     text: str
     sections: tuple[Section, ...]
