@@ -1,0 +1,37 @@
+"""From pages to chunks: flattening Notion blocks, the lab token counter, four chunkers.
+
+- :func:`flatten_blocks` turns a page's ``(depth, block)`` traversal into a
+  :class:`FlatDocument` (sections with exact offsets, role-keeping lines, block ids).
+- :class:`SectionTokenChunker` cuts token windows within sections (lesson 03).
+- :class:`MarkdownHeaderChunker`, :class:`ParagraphChunker` and :class:`WordWindowChunker`
+  are the strategies lesson 04 compares.
+
+Every chunker returns :class:`Chunk` records whose ``body`` is an exact slice of the source
+(``source_text[start:end] == body``) and whose ids are deterministic.
+"""
+
+from lab.chunking.budgets import window_count
+from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
+from lab.chunking.flatten import (
+    MARKERS_EN, MARKERS_ES, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
+    rich_text_plain,
+)
+from lab.chunking.markdown import MarkdownHeaderChunker
+from lab.chunking.markdown_outline import parse_outline, parse_publication_comment
+from lab.chunking.paragraphs import ParagraphChunker
+from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
+from lab.chunking.section_tokens import SectionTokenChunker
+from lab.chunking.slugs import slugify
+from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
+from lab.chunking.word_windows import SOURCE_SEPARATOR, WordWindowChunker, joined_text, word_window_summary
+
+__all__ = [
+    "TOKEN_PATTERN", "count_tokens", "token_spans",
+    "Markers", "MARKERS_ES", "MARKERS_EN", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
+    "flatten_blocks", "page_metadata", "rich_text_plain",
+    "Chunk", "chunks_to_frame", "fingerprint",
+    "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
+    "SOURCE_SEPARATOR", "joined_text", "word_window_summary", "window_count",
+    "parse_outline", "parse_publication_comment", "slugify",
+    "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
+]

@@ -1,0 +1,21 @@
+"""Exceptions raised by the chunking package, each naming what was wrong and what would be right."""
+
+from __future__ import annotations
+
+__all__ = ["ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError"]
+
+
+class ChunkingError(ValueError):
+    """Base class: the input or the configuration of a chunker cannot be used."""
+
+
+class MalformedBlockError(ChunkingError):
+    """A block stream is not shaped like the client's ``(depth, block)`` traversal."""
+
+
+class MalformedPageError(ChunkingError):
+    """A page object or page description lacks a field the chunk records need."""
+
+
+class ChunkerParameterError(ChunkingError):
+    """A chunker was configured with sizes that cannot produce windows (e.g. overlap >= size)."""

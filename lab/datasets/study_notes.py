@@ -1,0 +1,29 @@
+"""The study-notes corpus: 12 short English notes in 4 topics, with labelled queries.
+
+Lesson 04 cuts the notes, read one after another, into fixed word windows; lesson 07 uses the
+queries (each with the ids of its relevant notes, one with none) to measure retrieval.
+The file ``data/corpora/study_notes.json`` is written by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lab.paths import DATA_DIR
+
+__all__ = ["STUDY_NOTES_PATH", "load_study_notes", "note_documents"]
+
+STUDY_NOTES_PATH = DATA_DIR / "corpora" / "study_notes.json"
+
+
+def load_study_notes(path: Path = STUDY_NOTES_PATH) -> dict[str, Any]:
+    """``{"notes": [{"id", "topic", "title", "text"}, ...], "queries": [{"id", "query", "relevant"}, ...]}``."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def note_documents(corpus: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """The notes as ``(id, text)`` pairs in file order, the input of the word-window chunker."""
+    corpus = corpus if corpus is not None else load_study_notes()
+    return [(note["id"], note["text"]) for note in corpus["notes"]]
