@@ -53,7 +53,7 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
     """Requests the server accepted so far in each window, against the window budget.
 
     Requests refused by the connection limit do not count against it, so they are left out;
-    the waits that followed them are shaded.
+    every wait the server asked for (``Retry-After``, backoff) is shaded.
     """
     fig = Figure(figsize=(9, 3.6))
     ax = fig.add_subplot()
@@ -63,12 +63,12 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
     ax.axhline(budget, color=COLORS["red"], linestyle="--", label=f"budget: {budget} per {window:g}-s window")
     for edge in np.arange(window, log["t"].max() + window, window):
         ax.axvline(edge, color=COLORS["grey"], linewidth=0.6, alpha=0.6)
-    _shade_waits(ax, log[log["reason"] == "connection"])
+    _shade_waits(ax, log)
     ax.set_ylim(0, budget * 1.15)
     ax.set_xlim(0, max(float(log["t"].max()) * 1.02, 1.0))
-    ax.set_xlabel("simulated seconds (grey lines: window edges; shaded: waiting for Retry-After)")
+    ax.set_xlabel("simulated seconds (grey lines: window edges; shaded: waiting as the server asked)")
     ax.set_ylabel("requests in the window")
     ax.set_title(title or "How the window budget fills")
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.legend(frameon=False, fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig

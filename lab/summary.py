@@ -23,8 +23,18 @@ def _lesson01(tables: Path) -> str:
             f"{int(blocks['blocks'].sum())} blocks")
 
 
+def _lesson02(tables: Path) -> str:
+    t1 = pd.read_csv(tables / "02_table1_clients.csv").set_index("client")
+    quiet = pd.read_csv(tables / "02_quiet_workspace.csv")
+    aware = quiet[(quiet["client"] == "budget-aware") & (quiet["passes"] == 4)].iloc[0]
+    paced = t1.loc["paced, 1 pass"]
+    return (f"paced 1 pass {int(paced['requests'])} req in {paced['duration_s']} s; burst 4 passes "
+            f"{t1.loc['burst, 4 passes', 'duration_s']} s; budget-aware vs minimum {aware['vs_minimum']}")
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "01": _lesson01,
+    "02": _lesson02,
 }
 
 
