@@ -6,11 +6,13 @@ it as the last expression of a cell and saves it with :func:`lab.figures.save_fi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-__all__ = ["requests_per_second_chart", "window_fill_chart", "COLORS"]
+__all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "COLORS"]
 
 COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f2c14e", "purple": "#8064a2",
           "grey": "#7f7f7f", "orange": "#f79646"}
@@ -70,5 +72,24 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
     ax.set_ylabel("requests in the window")
     ax.set_title(title or "How the window budget fills")
     ax.legend(frameon=False, fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], limit: int = 300) -> Figure:
+    """Tokens per page (before) beside tokens per chunk (after), with the chunk limit marked."""
+    fig = Figure(figsize=(10, 3.8))
+    left, right = fig.subplots(1, 2)
+    left.hist(page_tokens, bins=12, color=COLORS["purple"], edgecolor="white")
+    left.axvline(limit, color=COLORS["red"], linestyle="--", label=f"chunk limit L = {limit}")
+    left.set_title(f"Before: {len(page_tokens)} whole pages")
+    left.set_xlabel("tokens per page")
+    left.set_ylabel("pages")
+    left.legend(frameon=False, fontsize=8)
+    right.hist(chunk_tokens, bins=np.arange(0, limit + 25, 25), color=COLORS["blue"], edgecolor="white")
+    right.axvline(limit, color=COLORS["red"], linestyle="--")
+    right.set_title(f"After: {len(chunk_tokens)} chunks")
+    right.set_xlabel("tokens per chunk (body, without the header line)")
+    right.set_ylabel("chunks")
     fig.tight_layout()
     return fig

@@ -32,9 +32,16 @@ def _lesson02(tables: Path) -> str:
             f"{t1.loc['burst, 4 passes', 'duration_s']} s; budget-aware vs minimum {aware['vs_minimum']}")
 
 
+def _lesson03(tables: Path) -> str:
+    totals = dict(pd.read_csv(tables / "03_chunk_totals.csv").values)
+    return (f"{totals['chunks']} chunks from {totals['sections']} sections, mean {totals['mean tokens per chunk']} "
+            f"tokens, overlap +{totals['overlap overhead %']} %")
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "01": _lesson01,
     "02": _lesson02,
+    "03": _lesson03,
 }
 
 
