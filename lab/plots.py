@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-__all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "COLORS"]
+__all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "strategy_size_chart", "COLORS"]
 
 COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f2c14e", "purple": "#8064a2",
           "grey": "#7f7f7f", "orange": "#f79646"}
@@ -91,5 +91,24 @@ def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], lim
     right.set_title(f"After: {len(chunk_tokens)} chunks")
     right.set_xlabel("tokens per chunk (body, without the header line)")
     right.set_ylabel("chunks")
+    fig.tight_layout()
+    return fig
+
+
+def strategy_size_chart(sizes: dict[str, Sequence[int]], unit: str = "lab tokens") -> Figure:
+    """Chunk-size distributions of several strategies, side by side on one scale."""
+    fig = Figure(figsize=(10, 3.6))
+    axes = fig.subplots(1, len(sizes), sharey=True, squeeze=False)[0]
+    top = max(max(v) for v in sizes.values())
+    bins = np.linspace(0, top * 1.02, 16)
+    palette = [COLORS["blue"], COLORS["green"], COLORS["orange"], COLORS["purple"]]
+    for ax, (name, values), color in zip(axes, sizes.items(), palette):
+        ax.hist(values, bins=bins, color=color, edgecolor="white")
+        ax.axvline(float(np.mean(values)), color=COLORS["red"], linestyle="--", linewidth=1,
+                   label=f"mean {np.mean(values):.0f}")
+        ax.set_title(f"{name}: {len(values)} chunks", fontsize=10)
+        ax.set_xlabel(f"{unit} per chunk")
+        ax.legend(frameon=False, fontsize=8)
+    axes[0].set_ylabel("chunks")
     fig.tight_layout()
     return fig

@@ -38,10 +38,17 @@ def _lesson03(tables: Path) -> str:
             f"tokens, overlap +{totals['overlap overhead %']} %")
 
 
+def _lesson04(tables: Path) -> str:
+    summary = pd.read_csv(tables / "04_strategy_summary.csv").set_index("strategy")
+    return "; ".join(f"{name} {int(row['chunks'])} chunks (+{row['overlap_cost_pct']} %)"
+                     for name, row in summary.iterrows())
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "01": _lesson01,
     "02": _lesson02,
     "03": _lesson03,
+    "04": _lesson04,
 }
 
 
