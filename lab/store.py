@@ -52,7 +52,8 @@ CREATE TABLE pages (
     title TEXT NOT NULL,
     type TEXT NOT NULL,
     edited TEXT NOT NULL,
-    url TEXT NOT NULL DEFAULT ''
+    url TEXT NOT NULL DEFAULT '',
+    read_at TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE sync_state (source TEXT PRIMARY KEY, watermark TEXT NOT NULL);
 CREATE TABLE sync_runs (
@@ -268,8 +269,9 @@ class IndexStore:
 
     def put_pages(self, pages: Iterable[Mapping[str, str]]) -> None:
         with self.transaction():
-            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?)",
-                                 [(p["id"], p["title"], p["type"], p["edited"], p.get("url", "")) for p in pages])
+            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?)",
+                                 [(p["id"], p["title"], p["type"], p["edited"], p.get("url", ""),
+                                   p.get("read_at", "")) for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -281,8 +283,20 @@ class IndexStore:
             return before - self.count_chunks()
 
     def pages(self) -> dict[str, dict[str, str]]:
-        rows = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id")
-        return {r[0]: {"id": r[0], "title": r[1], "type": r[2], "edited": r[3], "url": r[4]} for r in rows}
+        """Pages the index holds: id -> title, type, edited (last_edited_time when read), url, read_at."""
+        rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at FROM pages ORDER BY page_id")
+        return {r[0]: {"id": r[0], "title": r[1], "type": r[2], "edited": r[3], "url": r[4], "read_at": r[5]}
+                for r in rows}
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        if key == "schema_version":
+            raise StoreError("the schema version is written once, when the index is created")
+        with self.transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def watermark(self, source: str) -> str | None:
         row = self._db.execute("SELECT watermark FROM sync_state WHERE source = ?", (source,)).fetchone()

@@ -1,0 +1,235 @@
+"""Keep the index in step with Notion: a full index, then incremental syncs that never lose it.
+
+An incremental sync asks for the pages edited ``on_or_after`` the stored watermark (minute
+rounding makes a strict ``after`` lose edits made in the watermark's own minute), re-reads
+those that are publishable, compares fingerprints chunk by chunk, and reconciles with one
+query of the publishable pages so that unpublished, trashed or unshared pages leave the index
+with all their chunks. The new watermark is the largest ``last_edited_time`` seen, never the
+clock.
+
+Every network read happens before the first write, and every write happens in one SQLite
+transaction: a failure anywhere (network error, exception, kill) leaves the previous index and
+watermark exactly as they were, and running the sync again completes the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+import numpy as np
+
+from lab.chunking import Chunk, SectionTokenChunker
+from lab.chunking.corpus import chunk_pages
+from lab.client import NotionClient, collect_paginated_api
+from lab.clock import Clock, iso_minute
+from lab.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source,
+                         publishable_filter, read_page)
+from lab.store import IndexStore
+
+__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync",
+           "TfidfModel", "DenseEmbedder"]
+
+
+class GuardrailError(RuntimeError):
+    """A reconciliation would delete more of the index than allowed; nothing was written."""
+
+
+class DenseEmbedder(Protocol):
+    """What the sync needs from a dense model (``lab.embeddings.VoyageEmbedder`` is one)."""
+
+    name: str
+
+    def embed_documents(self, texts: Sequence[str]) -> Any: ...
+
+
+class TfidfModel(Protocol):
+    """The corpus-level model the sync refits whenever the chunks change."""
+
+    def fit_transform(self, texts: Sequence[str]) -> Any: ...
+
+
+@dataclass
+class SyncConfig:
+    """Where to read, how to cut, what to store, and how much a reconciliation may delete."""
+
+    source: str = "notion"
+    title: str = KNOWLEDGE_BASE_TITLE
+    publishable_property: str = PUBLISHABLE_PROPERTY
+    chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
+    tfidf_model: str = "tfidf"
+    tfidf_factory: Callable[[], TfidfModel] | None = None
+    dense: DenseEmbedder | None = None
+    max_delete_share: float = 0.5
+
+
+@dataclass
+class SyncReport:
+    """What one run did: one row of the ``sync_runs`` table, plus the details behind it."""
+
+    kind: str
+    watermark_before: str | None
+    watermark: str
+    ran_at: str
+    requests: int
+    pages_reread: list[str]
+    pages_removed: list[str]
+    boundary_pages: list[str]
+    chunks_new: int
+    chunks_updated: int
+    chunks_unchanged: int
+    chunks_deleted: int
+    chunks_total: int
+    tokens_embedded: int
+
+    def row(self, source: str) -> dict[str, Any]:
+        return {"source": source, "kind": self.kind, "watermark_before": self.watermark_before,
+                "watermark": self.watermark, "ran_at": self.ran_at, "requests": self.requests,
+                "pages_reread": len(self.pages_reread), "pages_removed": len(self.pages_removed),
+                "chunks_new": self.chunks_new, "chunks_updated": self.chunks_updated,
+                "chunks_unchanged": self.chunks_unchanged, "chunks_deleted": self.chunks_deleted,
+                "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
+
+
+def _default_tfidf() -> TfidfModel:
+    from lab.vectors import TfidfVectorizer
+    return TfidfVectorizer()
+
+
+def _dense_rows(matrix: Any) -> np.ndarray:
+    return np.asarray(matrix.toarray() if hasattr(matrix, "toarray") else matrix, dtype=np.float32)
+
+
+def _parse(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
+    """Re-read unless we hold this exact version and read it after its last-edit minute had closed.
+
+    ``last_edited_time`` has minute precision: if we read a page during the minute it was
+    stamped, a later edit in that same minute keeps the stamp, so only a re-read can see it.
+    """
+    if known is None or known["edited"] != page["last_edited_time"]:
+        return True
+    read_at = known.get("read_at") or ""
+    if not read_at:
+        return True
+    return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
+
+
+def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
+    return chunk_pages(read, config.chunker).chunks
+
+
+def _write(store: IndexStore, config: SyncConfig, *, source_id: str, keep: list[dict[str, Any]],
+           fresh: list[Chunk], embed: list[Chunk], delete_ids: set[str], remove_pages: set[str],
+           pages: list[dict[str, str]], report: SyncReport, refit: bool) -> None:
+    """Apply one run's changes in a single transaction (all of them, or none)."""
+    texts_rows = keep + [c.to_dict() for c in fresh]
+    dense_vectors = config.dense.embed_documents([c.text for c in embed]).vectors if config.dense and embed else None
+    with store.transaction():
+        store.set_meta(f"{config.source}.data_source_id", source_id)
+        if remove_pages:
+            store.delete_pages(remove_pages)
+        if delete_ids:
+            store.delete_chunks(delete_ids)
+        if refit:
+            rows = sorted(texts_rows, key=lambda r: r["id"])
+            factory = config.tfidf_factory or _default_tfidf
+            vectors = _dense_rows(factory().fit_transform([r["text"] for r in rows])) if rows else np.zeros((0, 1))
+            store.replace_model(rows, vectors, config.tfidf_model)
+        if dense_vectors is not None:
+            store.put_chunks(embed, dense_vectors, config.dense.name)
+        store.put_pages(pages)
+        store.set_watermark(config.source, report.watermark)
+        store.add_sync_run(report.row(config.source))
+
+
+def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None) -> SyncReport:
+    """Read every publishable page, chunk it, vectorise it and replace the index with the result."""
+    config = config or SyncConfig()
+    before = len(client.log)
+    source = find_data_source(client, config.title)
+    rows = collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
+                                 filter=publishable_filter(config.publishable_property))
+    reads = [read_page(client, page) for page in rows]
+    read_at = clock.datetime().isoformat()
+    chunks = _chunk(reads, config)
+    previous = store.watermark(config.source)
+    watermark = max([previous or ""] + [p["last_edited_time"] for p in rows]) or (previous or "")
+    old_ids = set(store.chunk_ids())
+    new_ids = {c.id for c in chunks}
+    report = SyncReport("full", previous, watermark, iso_minute(clock.datetime()), len(client.log) - before,
+                        [r.title for r in reads], [], [], len(new_ids - old_ids), len(new_ids & old_ids), 0,
+                        len(old_ids - new_ids), len(chunks), sum(c.tokens for c in chunks))
+    pages = [r.metadata() | {"read_at": read_at} for r in reads]
+    remove = set(store.pages()) - {r.id for r in reads}
+    _write(store, config, source_id=source["id"], keep=[], fresh=chunks, embed=chunks,
+           delete_ids=old_ids - new_ids, remove_pages=remove, pages=pages, report=report, refit=True)
+    return report
+
+
+def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None,
+                     force: bool = False) -> SyncReport:
+    """Bring the index up to date with two queries plus one read per changed publishable page."""
+    config = config or SyncConfig()
+    watermark = store.watermark(config.source)
+    source_id = store.get_meta(f"{config.source}.data_source_id")
+    if watermark is None or source_id is None:
+        return full_index(client, store, clock, config)
+    before = len(client.log)
+    changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
+        "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
+    current = {p["id"]: p for p in collect_paginated_api(
+        client.data_sources.query, data_source_id=source_id, filter=publishable_filter(config.publishable_property))}
+    indexed = store.pages()
+    boundary = [p for p in changed if p["last_edited_time"] == watermark]
+    to_read = [p for p in changed if p["id"] in current and _needs_reread(p, indexed.get(p["id"]))]
+    reads = [read_page(client, p) for p in to_read]
+    read_at = clock.datetime().isoformat()
+    fresh_all = _chunk(reads, config)
+
+    stored = store.chunk_ids()
+    reread_ids = {r.id for r in reads}
+    stale = {cid for cid in stored if any(cid.startswith(pid + ":") for pid in reread_ids)}
+    new = [c for c in fresh_all if c.id not in stored]
+    updated = [c for c in fresh_all if c.id in stored and stored[c.id] != c.fingerprint]
+    unchanged = [c for c in fresh_all if c.id in stored and stored[c.id] == c.fingerprint]
+    vanished = stale - {c.id for c in fresh_all}
+    removed_pages = set(indexed) - set(current)
+    removed_chunks = {cid for cid in stored if any(cid.startswith(pid + ":") for pid in removed_pages)}
+
+    total_before = len(stored)
+    deleting = len(vanished | removed_chunks)
+    if total_before and deleting / total_before > config.max_delete_share and not force:
+        raise GuardrailError(
+            f"this sync would delete {deleting} of the {total_before} chunks in the index "
+            f"({100 * deleting / total_before:.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
+            f"{len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. That "
+            "usually means the integration lost access or the publishable property changed, not that the pages "
+            "were retired. Nothing was written; run again with force=True if the deletion is intended.")
+
+    new_watermark = max([watermark] + [p["last_edited_time"] for p in changed])
+    keep = [row for row in store.chunks(config.tfidf_model) if row["id"] not in (stale | removed_chunks)] \
+        if config.tfidf_model in store.models() else []
+    fresh = new + updated + unchanged
+    total = len(keep) + len(fresh)
+    report = SyncReport("incremental", watermark, new_watermark, iso_minute(clock.datetime()),
+                        len(client.log) - before, [r.title for r in reads],
+                        [indexed[p]["title"] for p in sorted(removed_pages)],
+                        [p["id"] for p in boundary], len(new), len(updated), len(unchanged), deleting, total,
+                        sum(c.tokens for c in new + updated))
+    corpus_changed = bool(new or updated or vanished or removed_chunks)
+    pages = [r.metadata() | {"read_at": read_at} for r in reads]
+    _write(store, config, source_id=source_id, keep=keep, fresh=fresh, embed=new + updated,
+           delete_ids=vanished, remove_pages=removed_pages, pages=pages, report=report, refit=corpus_changed)
+    return report
+
+
+def sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None,
+         force: bool = False) -> SyncReport:
+    """A full index the first time, an incremental sync afterwards."""
+    return incremental_sync(client, store, clock, config, force)
