@@ -1,0 +1,23 @@
+"""Vectors for retrieval: analyzers, TF-IDF, cosine search, the SVD map, LSA and BM25.
+
+Pure computation over lists of texts: nothing here knows about Notion or chunks; the lessons
+pass chunk texts in and label the results with chunk metadata (:func:`label_hits`).
+"""
+
+from lab.vectors.analyzers import (
+    ENGLISH_STOP_WORDS,
+    SPANISH_STOP_WORDS,
+    STOP_WORD_LISTS,
+    Analyzer,
+    CJKBigramAnalyzer,
+    WordAnalyzer,
+)
+
+__all__ = [
+    "Analyzer",
+    "WordAnalyzer",
+    "CJKBigramAnalyzer",
+    "SPANISH_STOP_WORDS",
+    "ENGLISH_STOP_WORDS",
+    "STOP_WORD_LISTS",
+]
