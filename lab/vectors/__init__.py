@@ -12,6 +12,8 @@ from lab.vectors.analyzers import (
     CJKBigramAnalyzer,
     WordAnalyzer,
 )
+from lab.vectors.estimator import NotFittedError
+from lab.vectors.tfidf import TfidfVectorizer, normalize_rows
 
 __all__ = [
     "Analyzer",
@@ -20,4 +22,7 @@ __all__ = [
     "SPANISH_STOP_WORDS",
     "ENGLISH_STOP_WORDS",
     "STOP_WORD_LISTS",
+    "TfidfVectorizer",
+    "normalize_rows",
+    "NotFittedError",
 ]
