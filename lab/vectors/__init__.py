@@ -13,6 +13,7 @@ from lab.vectors.analyzers import (
     WordAnalyzer,
 )
 from lab.vectors.estimator import NotFittedError
+from lab.vectors.search import Hit, cosine_top_k, label_hits, top_k_rows
 from lab.vectors.tfidf import TfidfVectorizer, normalize_rows
 
 __all__ = [
@@ -25,4 +26,8 @@ __all__ = [
     "TfidfVectorizer",
     "normalize_rows",
     "NotFittedError",
+    "cosine_top_k",
+    "top_k_rows",
+    "Hit",
+    "label_hits",
 ]
