@@ -13,7 +13,9 @@ from lab.vectors.analyzers import (
     WordAnalyzer,
 )
 from lab.vectors.estimator import NotFittedError
+from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
 from lab.vectors.search import Hit, cosine_top_k, label_hits, top_k_rows
+from lab.vectors.svd_map import GRAM_MAX_ROWS, SvdMap, svd_map
 from lab.vectors.tfidf import TfidfVectorizer, normalize_rows
 
 __all__ = [
@@ -30,4 +32,9 @@ __all__ = [
     "top_k_rows",
     "Hit",
     "label_hits",
+    "svd_map",
+    "SvdMap",
+    "GRAM_MAX_ROWS",
+    "nearest_neighbours",
+    "nearest_neighbour_purity",
 ]
