@@ -13,6 +13,7 @@ from lab.vectors.analyzers import (
     WordAnalyzer,
 )
 from lab.vectors.estimator import NotFittedError
+from lab.vectors.lsa import LsaVectorizer
 from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
 from lab.vectors.search import Hit, cosine_top_k, label_hits, top_k_rows
 from lab.vectors.svd_map import GRAM_MAX_ROWS, SvdMap, svd_map
@@ -37,4 +38,5 @@ __all__ = [
     "GRAM_MAX_ROWS",
     "nearest_neighbours",
     "nearest_neighbour_purity",
+    "LsaVectorizer",
 ]
