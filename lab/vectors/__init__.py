@@ -12,6 +12,7 @@ from lab.vectors.analyzers import (
     CJKBigramAnalyzer,
     WordAnalyzer,
 )
+from lab.vectors.bm25 import BM25, BM25_IDF
 from lab.vectors.estimator import NotFittedError
 from lab.vectors.lsa import LsaVectorizer
 from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
@@ -39,4 +40,6 @@ __all__ = [
     "nearest_neighbours",
     "nearest_neighbour_purity",
     "LsaVectorizer",
+    "BM25",
+    "BM25_IDF",
 ]
