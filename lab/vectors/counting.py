@@ -20,9 +20,9 @@ __all__ = ["learn_counts", "count_known_terms"]
 
 Tokenizer = Callable[[str], list[str]]
 
-# Documents per batch: large enough that numpy's per-call overhead vanishes, small enough that
-# one batch of token strings (about 250 per chunk) stays a few megabytes.
-_BATCH = 2048
+# Texts per batch: large enough that numpy's per-call overhead vanishes, small enough that one
+# batch of token strings (about 250 per 250-token chunk, some 60 bytes each) stays near 4 MB.
+_BATCH = 256
 
 
 def _split_and_keep(analyzer: Tokenizer) -> tuple[Tokenizer, Callable[[str], bool] | None]:
@@ -107,6 +107,7 @@ def learn_counts(texts: Iterable[str], analyzer: Tokenizer) -> tuple[sp.csr_matr
     column = np.full(len(first_seen), -1, dtype=np.int32)
     column[[first_seen[term] for term in terms]] = np.arange(len(terms), dtype=np.int32)
     counts = _stack(parts, len(first_seen))
+    del parts  # the batches are copied into counts: free them before the next copy
     counts.indices = column[counts.indices]  # filtered ids never reached the counts, so no -1 here
     counts = sp.csr_matrix((counts.data, counts.indices, counts.indptr), shape=(counts.shape[0], len(terms)))
     counts.has_sorted_indices = False
