@@ -81,7 +81,7 @@ def svd_map(
     """
     if solver not in _SOLVERS:
         raise ValueError(f"solver must be one of {_SOLVERS}, not {solver!r}")
-    X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    X = _as_float_rows(X)
     n_rows, n_features = X.shape
     if n_rows < 2:
         raise ValueError(f"a map needs at least 2 rows, got {n_rows}")
@@ -93,8 +93,9 @@ def svd_map(
             f"n_components must be between 1 and {largest} for a {n_rows} x {n_features} matrix "
             f"with the {solver} solver, not {n_components}"
         )
-    mean = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
-    squared_norm = X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X)
+    mean = _column_means(X)
+    values = X.data if sp.issparse(X) else X.ravel()
+    squared_norm = float(values @ values)
     total_variance = float(squared_norm) - n_rows * float(mean @ mean)
     if total_variance <= 1e-12 * max(float(squared_norm), 1.0):
         raise ValueError("all rows are identical: there is no variation to draw on a map")
@@ -112,6 +113,22 @@ def svd_map(
         explained_variance_ratio_=singular_values**2 / total_variance,
         solver_=solver,
     )
+
+
+def _as_float_rows(X: np.ndarray | sp.spmatrix) -> np.ndarray | sp.csr_matrix:
+    if not sp.issparse(X):
+        return np.asarray(X, dtype=np.float64)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    if not X.has_canonical_format:  # duplicate entries would spoil the squared norm of X.data
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+def _column_means(X: np.ndarray | sp.csr_matrix) -> np.ndarray:
+    if sp.issparse(X):  # scipy's X.mean copies the matrix; a product with ones does not
+        return np.asarray(X.T @ np.ones(X.shape[0])) / X.shape[0]
+    return X.mean(axis=0)
 
 
 def fix_signs(components: np.ndarray) -> np.ndarray:
@@ -141,7 +158,7 @@ def _gram_route(X: np.ndarray | sp.csr_matrix, mean: np.ndarray, k: int) -> tupl
 
 
 def _centred_operator(X: np.ndarray | sp.csr_matrix, mean: np.ndarray) -> LinearOperator:
-    XT = X.T.tocsr() if sp.issparse(X) else X.T
+    XT = X.T  # for CSR input a CSC view: no copy of the matrix
 
     def matmat(V: np.ndarray) -> np.ndarray:
         return np.asarray(X @ V) - mean @ V
