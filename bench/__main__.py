@@ -1,0 +1,30 @@
+"""Run every benchmark and print one table: ``python -m bench [--quick] [--only NAME ...]``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+os.environ.setdefault("DISABLE_TQDM", "1")  # bm25s draws progress bars otherwise
+
+from bench import bm25_vs_bm25s, map_vs_sklearn, tfidf_vs_sklearn  # noqa: E402
+from bench.measure import format_table  # noqa: E402
+
+BENCHMARKS = {"tfidf": tfidf_vs_sklearn, "map": map_vs_sklearn, "bm25": bm25_vs_bm25s}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line, run the chosen benchmarks, print the table."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run of a few seconds")
+    parser.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS), help="run only these benchmarks")
+    args = parser.parse_args(argv)
+    rows = []
+    for name in args.only or list(BENCHMARKS):
+        module = BENCHMARKS[name]
+        rows += module.main(**module.QUICK) if args.quick else module.main()
+    print(format_table(rows))
+
+
+if __name__ == "__main__":
+    main()
