@@ -105,6 +105,8 @@ def test_more_components_than_two_are_available() -> None:
 def test_impossible_maps_are_refused_with_the_reason() -> None:
     with pytest.raises(ValueError, match="at least 2 rows"):
         svd_map(np.ones((1, 4)))
+    with pytest.raises(ValueError, match="expected a 2-D matrix"):
+        svd_map(np.ones(4))
     with pytest.raises(ValueError, match="all rows are identical"):
         svd_map(np.ones((5, 4)))
     with pytest.raises(ValueError, match="n_components must be between 1 and 24"):

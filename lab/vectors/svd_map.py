@@ -96,8 +96,8 @@ def svd_map(
     mean = _column_means(X)
     values = X.data if sp.issparse(X) else X.ravel()
     squared_norm = float(values @ values)
-    total_variance = float(squared_norm) - n_rows * float(mean @ mean)
-    if total_variance <= 1e-12 * max(float(squared_norm), 1.0):
+    total_variance = squared_norm - n_rows * float(mean @ mean)
+    if total_variance <= 1e-12 * max(squared_norm, 1.0):
         raise ValueError("all rows are identical: there is no variation to draw on a map")
     if solver == "gram":
         singular_values, components = _gram_route(X, mean, n_components)
@@ -117,7 +117,10 @@ def svd_map(
 
 def _as_float_rows(X: np.ndarray | sp.spmatrix) -> np.ndarray | sp.csr_matrix:
     if not sp.issparse(X):
-        return np.asarray(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"expected a 2-D matrix (n_rows, n_features), got shape {X.shape}")
+        return X
     X = sp.csr_matrix(X, dtype=np.float64)
     if not X.has_canonical_format:  # duplicate entries would spoil the squared norm of X.data
         X = X.copy()

@@ -140,7 +140,10 @@ def _rows_of(indptr: np.ndarray, entries: slice) -> np.ndarray:
 
 
 def normalize_rows(matrix: sp.csr_matrix, norm: str = "l2") -> sp.csr_matrix:
-    """Scale every row of a CSR matrix to unit ``norm`` ("l2" or "l1") in place; zero rows stay zero."""
+    """Scale every row of a CSR matrix to unit ``norm`` ("l2" or "l1") in place; zero rows stay zero.
+
+    The matrix must be in canonical form (no duplicate entries), as every matrix built here is.
+    """
     if norm not in ("l2", "l1"):
         raise ValueError(f'norm must be "l2" or "l1", not {norm!r}')
     data, n_rows = matrix.data, matrix.shape[0]
