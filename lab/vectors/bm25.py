@@ -103,6 +103,11 @@ class BM25(Estimator):
         n_docs = counts.shape[0]
         if n_docs == 0:
             raise ValueError("fit needs at least one text; got an empty collection")
+        if not terms:
+            raise ValueError(
+                "the vocabulary is empty: every term was dropped by the analyzer "
+                "(only stop words or digits?); check the texts or the analyzer's stop_words"
+            )
         document_frequency = np.bincount(counts.indices, minlength=len(terms))
         doc_lengths = np.asarray(counts.sum(axis=1), dtype=np.float64).ravel()
         avgdl = float(doc_lengths.mean())
