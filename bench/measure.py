@@ -1,0 +1,83 @@
+"""Measuring a call: its wall time, its peak Python-visible memory, and one table row per result.
+
+Time and memory are measured in separate runs, because tracing allocations slows down code that
+allocates many small objects (tokenisers do) and would distort the time.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Row", "seconds", "peak_bytes", "format_table"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One comparison: what was measured, at which size, for the lab and for the reference."""
+
+    benchmark: str
+    size: int
+    unit: str  # "s", "MB" or "q/s"
+    lab: float
+    reference: float
+    reference_name: str
+    check: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """lab / reference: below 1 is better for time and memory, above 1 for queries per second."""
+        return self.lab / self.reference if self.reference else float("nan")
+
+
+def seconds(call: Callable[[], Any], repeat: int = 1) -> float:
+    """Best wall time of ``repeat`` runs of ``call``, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def peak_bytes(call: Callable[[], Any]) -> int:
+    """Peak memory allocated while ``call`` runs (numpy buffers included), above what was there before."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        baseline = tracemalloc.get_traced_memory()[0]
+        result = call()
+        peak = tracemalloc.get_traced_memory()[1]
+        del result
+    finally:
+        tracemalloc.stop()
+    return peak - baseline
+
+
+def _value(value: float, unit: str) -> str:
+    if unit == "MB":
+        return f"{value / 1e6:,.1f} MB"
+    if unit == "q/s":
+        return f"{value:,.0f} q/s"
+    return f"{value:.3f} s"
+
+
+def format_table(rows: Sequence[Row]) -> str:
+    """A plain-text table, one line per row, with the lab/reference ratio."""
+    header = ("benchmark", "size", "lab", "reference", "ratio lab/ref", "check")
+    lines = [
+        (row.benchmark, f"{row.size:,}", _value(row.lab, row.unit),
+         f"{_value(row.reference, row.unit)} ({row.reference_name})", f"{row.ratio:.2f}", row.check)
+        for row in rows
+    ]
+    widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
+    rule = "  ".join("-" * width for width in widths)
+    out = ["  ".join(cell.ljust(width) for cell, width in zip(header, widths)).rstrip(), rule]
+    out += ["  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip() for cells in lines]
+    out.append("ratio below 1: the lab takes less time or memory; for q/s, above 1: the lab answers more queries per second")
+    return "\n".join(out)

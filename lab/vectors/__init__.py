@@ -1,0 +1,45 @@
+"""Vectors for retrieval: analyzers, TF-IDF, cosine search, the SVD map, LSA and BM25.
+
+Pure computation over lists of texts: nothing here knows about Notion or chunks; the lessons
+pass chunk texts in and label the results with chunk metadata (:func:`label_hits`).
+"""
+
+from lab.vectors.analyzers import (
+    ENGLISH_STOP_WORDS,
+    SPANISH_STOP_WORDS,
+    STOP_WORD_LISTS,
+    Analyzer,
+    CJKBigramAnalyzer,
+    WordAnalyzer,
+)
+from lab.vectors.bm25 import BM25, BM25_IDF
+from lab.vectors.estimator import NotFittedError
+from lab.vectors.lsa import LsaVectorizer
+from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
+from lab.vectors.search import Hit, cosine_top_k, label_hits, top_k_rows
+from lab.vectors.svd_map import GRAM_MAX_ROWS, SvdMap, svd_map
+from lab.vectors.tfidf import TfidfVectorizer, normalize_rows
+
+__all__ = [
+    "Analyzer",
+    "WordAnalyzer",
+    "CJKBigramAnalyzer",
+    "SPANISH_STOP_WORDS",
+    "ENGLISH_STOP_WORDS",
+    "STOP_WORD_LISTS",
+    "TfidfVectorizer",
+    "normalize_rows",
+    "NotFittedError",
+    "cosine_top_k",
+    "top_k_rows",
+    "Hit",
+    "label_hits",
+    "svd_map",
+    "SvdMap",
+    "GRAM_MAX_ROWS",
+    "nearest_neighbours",
+    "nearest_neighbour_purity",
+    "LsaVectorizer",
+    "BM25",
+    "BM25_IDF",
+]
