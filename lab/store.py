@@ -325,6 +325,18 @@ class IndexStore:
         """A logical dump (SQL text) of the whole index: two equal dumps mean equal indexes."""
         return "\n".join(self._db.iterdump())
 
+    def state(self) -> dict[str, Any]:
+        """What the index holds, without bookkeeping that depends on when it ran.
+
+        Chunks (every column, vectors included), pages (without ``read_at``), models and
+        watermarks; the ``sync_runs`` log is left out. Two indexes built from the same content by
+        different runs (one interrupted and resumed, one under heavy faults) compare equal.
+        """
+        chunks = self._db.execute("SELECT * FROM chunks ORDER BY id, model").fetchall()
+        pages = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id").fetchall()
+        return {"chunks": chunks, "pages": pages, "models": self.models(),
+                "sync_state": self._db.execute("SELECT * FROM sync_state ORDER BY source").fetchall()}
+
     def table_counts(self) -> dict[str, int]:
         names = [r[0] for r in self._db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]

@@ -25,7 +25,7 @@ from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
-from lab.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source,
+from lab.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
                          publishable_filter, read_page)
 from lab.store import IndexStore
 
@@ -118,6 +118,10 @@ def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
     if not read_at:
         return True
     return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
+
+
+def _title(page: dict[str, Any]) -> str:
+    return page_title(page)
 
 
 def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
@@ -220,7 +224,7 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     report = SyncReport("incremental", watermark, new_watermark, iso_minute(clock.datetime()),
                         len(client.log) - before, [r.title for r in reads],
                         [indexed[p]["title"] for p in sorted(removed_pages)],
-                        [p["id"] for p in boundary], len(new), len(updated), len(unchanged), deleting, total,
+                        [_title(p) for p in boundary], len(new), len(updated), len(unchanged), deleting, total,
                         sum(c.tokens for c in new + updated))
     corpus_changed = bool(new or updated or vanished or removed_chunks)
     pages = [r.metadata() | {"read_at": read_at} for r in reads]

@@ -1,0 +1,237 @@
+"""Incremental sync: minimal requests, exact reconciliation, and an index that is never lost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import requests
+from requests.adapters import BaseAdapter
+
+from lab.client import FixedRate, NoPacing, NotionClient, RetryPolicy
+from lab.edits import afternoon_edits, apply_edits
+from lab.notion import LimitsConfig, NOTION_API_URL, in_process_session
+from lab.store import IndexStore
+from lab.sync import GuardrailError, SyncConfig, full_index, incremental_sync
+from lab.workspaces import KB_INTEGRATION, bakery_simulator
+
+CONTENT_TABLES = ("chunks", "pages", "sync_state", "models")
+
+
+def content(store: IndexStore) -> list[str]:
+    """The index's logical dump without the run log (whose timestamps depend on the run)."""
+    return [line for line in store.dump().splitlines() if "sync_runs" not in line]
+
+
+def setup(seed: int = 6, limits: LimitsConfig | None = None, path: str = ":memory:", **client_kwargs):
+    sim = bakery_simulator(seed=seed, limits=limits)
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=client_kwargs.pop("pacer", NoPacing()), **client_kwargs)
+    return sim, client, IndexStore(path)
+
+
+def afternoon(sim) -> None:
+    apply_edits(sim.workspace, afternoon_edits())
+    sim.clock.set(2 * 3600)  # the sync runs at 18:00
+
+
+def test_a_second_sync_with_no_edits_makes_exactly_two_requests_and_changes_nothing() -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    before = content(store)
+    report = incremental_sync(client, store, sim.clock)
+    assert report.requests == 2 and report.pages_reread == []
+    assert (report.chunks_new, report.chunks_updated, report.chunks_deleted) == (0, 0, 0)
+    assert content(store) == before
+    assert store.sync_runs()[-1]["requests"] == 2
+
+
+def test_the_afternoon_sync_rereads_only_what_changed_and_reconciles() -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    afternoon(sim)
+    report = incremental_sync(client, store, sim.clock)
+    assert sorted(report.pages_reread) == sorted(["Política de cancelaciones", "Ficha: Rol de canela",
+                                                  "Aviso: puente del 1 de mayo",
+                                                  "Preguntas frecuentes: Día de las Madres"])
+    assert sorted(report.pages_removed) == ["Aviso: Rosca de Reyes", "Aviso: Semana Santa 2026"]
+    assert report.chunks_new >= 1 and report.chunks_updated >= 3 and report.chunks_unchanged > 0
+    assert report.watermark == "2026-04-09T17:20:00.000Z"  # the latest edit seen (the unpublish), not the clock
+    texts = " ".join(row["text"] for row in store.chunks("tfidf"))
+    assert "de 8:00 a 15:00" in texts and "de 8:00 a 14:00, sólo" not in texts
+    assert "Rosca" not in " ".join(p["title"] for p in store.pages().values())
+    after = incremental_sync(client, store, sim.clock)
+    assert after.requests == 2 and after.chunks_total == report.chunks_total
+
+
+def test_an_edit_in_the_watermark_minute_after_the_read_is_not_lost() -> None:
+    sim, client, store = setup()
+    ws = sim.workspace
+    sim.clock.set(10)  # 16:00:10: Valeria edits the cinnamon roll sheet
+    ws.edit_block_text(ws.find_block(ws.page_id("ficha-rol-de-canela"), "lleva nuez en la receta").id,
+                       "Este rol de canela lleva nuez en la receta (revisado).")
+    full_index(client, store, sim.clock)  # reads it during the same minute
+    assert sim.clock.now() < 60
+    sim.clock.set(50)  # 16:00:50: a second edit in the same minute keeps last_edited_time at 16:00
+    ws.edit_block_text(ws.find_block(ws.page_id("ficha-rol-de-canela"), "lleva nuez en la receta").id,
+                       "Todas las piezas llevan nuez, sin excepción.")
+    sim.clock.set(3600)
+    report = incremental_sync(client, store, sim.clock)
+    assert "Ficha: Rol de canela" in report.pages_reread and report.chunks_updated == 1
+    assert "sin excepción" in " ".join(r["text"] for r in store.chunks("tfidf"))
+
+
+def test_after_unsharing_a_page_its_text_is_absent_from_every_table(tmp_path) -> None:
+    sim, client, store = setup(path=str(tmp_path / "kb.sqlite"))
+    full_index(client, store, sim.clock)
+    page = sim.workspace.page_id("ficha-pay-de-queso")
+    marker = sim.workspace.block_text(next(b for b in sim.workspace.pages[page].children
+                                           if len(sim.workspace.block_text(b)) > 60))
+    assert marker[:60] in store.dump()
+    sim.workspace.unshare(KB_INTEGRATION, page)
+    report = incremental_sync(client, store, sim.clock)
+    assert report.pages_removed == ["Ficha: Pay de queso"]
+    dump = store.dump()
+    assert marker[:60] not in dump and page not in dump  # other pages may still name the product
+
+
+def test_private_recipes_never_reach_the_database() -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    afternoon(sim)
+    incremental_sync(client, store, sim.clock)
+    dump = store.dump()
+    ws = sim.workspace
+    for page in ws.pages.values():
+        if page.type in ("receta", "notas"):
+            assert page.id not in dump
+            for block_id in page.children:
+                text = ws.block_text(block_id)
+                if len(text) > 40:
+                    assert text[:40] not in dump
+
+
+class _FailAt(BaseAdapter):
+    """Hands requests to the simulator until the n-th, which fails like a crash would."""
+
+    def __init__(self, inner, fail_at: int) -> None:
+        super().__init__()
+        self.inner, self.fail_at, self.count = inner, fail_at, 0
+
+    def send(self, request, **kwargs):
+        self.count += 1
+        if self.count == self.fail_at:
+            raise RuntimeError(f"injected failure at request {self.count}")
+        return self.inner.send(request, **kwargs)
+
+    def close(self) -> None:
+        pass
+
+
+def _reference_final_state():
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    afternoon(sim)
+    report = incremental_sync(client, store, sim.clock)
+    return store.state(), report.requests
+
+
+def test_a_failure_at_any_request_of_a_sync_leaves_the_index_untouched_and_a_rerun_completes_it() -> None:
+    expected, requests_in_sync = _reference_final_state()
+    for fail_at in range(1, requests_in_sync + 1):
+        sim, client, store = setup()
+        full_index(client, store, sim.clock)
+        afternoon(sim)
+        before, watermark = content(store), store.watermark("notion")
+        session = requests.Session()
+        session.mount(NOTION_API_URL, _FailAt(in_process_session(sim).get_adapter(NOTION_API_URL), fail_at))
+        faulty = NotionClient(sim.token_for(KB_INTEGRATION), session=session, clock=sim.clock, pacer=NoPacing())
+        with pytest.raises(RuntimeError, match="injected failure"):
+            incremental_sync(faulty, store, sim.clock)
+        assert content(store) == before and store.watermark("notion") == watermark, f"failure at {fail_at}"
+        incremental_sync(client, store, sim.clock)
+        assert store.state() == expected, f"re-run after a failure at request {fail_at}"
+
+
+def test_a_failure_while_writing_rolls_back_every_write(monkeypatch) -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    afternoon(sim)
+    before = content(store)
+
+    def explode(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "add_sync_run", explode)  # the last write of the transaction
+    with pytest.raises(OSError, match="disk full"):
+        incremental_sync(client, store, sim.clock)
+    assert content(store) == before
+
+
+def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index(tmp_path) -> None:
+    path = tmp_path / "kb.sqlite"
+    sim, client, store = setup(path=str(path))
+    full_index(client, store, sim.clock)
+    before = content(store)
+    store.close()
+    script = textwrap.dedent(f"""
+        import os, signal
+        from lab.client import NoPacing, NotionClient
+        from lab.edits import afternoon_edits, apply_edits
+        from lab.notion import in_process_session
+        from lab.store import IndexStore
+        from lab.sync import incremental_sync
+        from lab.workspaces import bakery_simulator
+        sim = bakery_simulator(seed=6)
+        client = NotionClient(sim.token_for("indexador"), session=in_process_session(sim), clock=sim.clock,
+                              pacer=NoPacing())
+        store = IndexStore({str(path)!r})
+        apply_edits(sim.workspace, afternoon_edits())
+        sim.clock.set(7200)
+        store.set_watermark_original = store.set_watermark
+        def die(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGKILL)  # killed after the deletes and inserts, before commit
+        store.set_watermark = die
+        incremental_sync(client, store, sim.clock)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == -9, result.stderr
+    assert content(IndexStore(path)) == before
+
+
+def test_a_sync_under_heavy_faults_reaches_the_same_index_as_a_clean_one() -> None:
+    expected, _ = _reference_final_state()
+    heavy = LimitsConfig(p_workspace=0.20, p_overload=0.05, p_server_error=0.02)
+    sim, client, store = setup(limits=heavy, retry=RetryPolicy(max_attempts=20), pacer=FixedRate(3.0))
+    full_index(client, store, sim.clock)
+    afternoon(sim)
+    incremental_sync(client, store, sim.clock)
+    assert store.state() == expected
+    assert (client.log.frame()["status"] != 200).sum() > 10
+
+
+def test_the_guardrail_refuses_a_mass_deletion_unless_forced() -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    ws = sim.workspace
+    for page in list(ws.pages.values())[:30]:
+        if page.parent_type == "data_source_id" and page.publishable:
+            ws.set_publishable(page.id, False)
+    before = content(store)
+    with pytest.raises(GuardrailError, match=r"would delete \d+ of the \d+ chunks .* force=True"):
+        incremental_sync(client, store, sim.clock)
+    assert content(store) == before
+    report = incremental_sync(client, store, sim.clock, force=True)
+    assert report.chunks_deleted > report.chunks_total
+
+
+def test_the_guardrail_share_is_configurable() -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    sim.workspace.set_publishable(sim.workspace.page_id("politica-cancelaciones"), False)
+    with pytest.raises(GuardrailError):
+        incremental_sync(client, store, sim.clock, SyncConfig(max_delete_share=0.01))
+    assert incremental_sync(client, store, sim.clock).pages_removed == ["Política de cancelaciones"]
