@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["REPO_ROOT", "DATA_DIR", "NOTEBOOKS_DIR", "output_dir", "tables_dir", "figures_dir", "samples_dir"]
+__all__ = ["REPO_ROOT", "DATA_DIR", "NOTEBOOKS_DIR", "output_dir", "tables_dir", "figures_dir", "samples_dir",
+           "index_dir"]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO_ROOT / "data"
@@ -44,3 +45,8 @@ def figures_dir() -> Path:
 def samples_dir() -> Path:
     """Folder for raw API responses a lesson saves for reading (``data/samples/``)."""
     return _sub("samples")
+
+
+def index_dir() -> Path:
+    """Folder for the SQLite indexes lessons build (``data/index/``, not committed)."""
+    return _sub("index")

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-__all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "strategy_size_chart", "COLORS"]
+__all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "strategy_size_chart",
+           "chunk_map_chart", "COLORS"]
 
 COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f2c14e", "purple": "#8064a2",
           "grey": "#7f7f7f", "orange": "#f79646"}
@@ -110,5 +111,25 @@ def strategy_size_chart(sizes: dict[str, Sequence[int]], unit: str = "lab tokens
         ax.set_xlabel(f"{unit} per chunk")
         ax.legend(frameon=False, fontsize=8)
     axes[0].set_ylabel("chunks")
+    fig.tight_layout()
+    return fig
+
+
+def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, str], query_xy: np.ndarray | None = None,
+                    query_label: str = "", title: str = "") -> Figure:
+    """Chunks on the 2-D SVD map, one colour per page type, with the question as a star."""
+    fig = Figure(figsize=(8, 5.6))
+    ax = fig.add_subplot()
+    labels = np.asarray(labels)
+    palette = [COLORS["blue"], COLORS["red"], COLORS["green"], COLORS["yellow"], COLORS["purple"], COLORS["orange"]]
+    for (key, name), color in zip(names.items(), palette):
+        mask = labels == key
+        ax.scatter(coords[mask, 0], coords[mask, 1], s=22, color=color, alpha=0.8, label=f"{name} ({mask.sum()})")
+    if query_xy is not None:
+        ax.scatter([query_xy[0]], [query_xy[1]], marker="*", s=280, color="black", label=query_label)
+    ax.set_xlabel("component 1")
+    ax.set_ylabel("component 2")
+    ax.set_title(title or "Chunks on the map: TF-IDF projected with SVD")
+    ax.legend(frameon=False, fontsize=8)
     fig.tight_layout()
     return fig

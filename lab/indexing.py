@@ -1,0 +1,86 @@
+"""Chunks to vectors to the SQLite index, and questions back: the offline half of lesson 05.
+
+:class:`OfflineIndex` fits TF-IDF (and LSA on top of it) over a set of chunks, writes both
+models' vectors to an :class:`~lab.store.IndexStore`, and answers questions by cosine
+similarity against what is stored, so a lesson can show every step with one object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from lab.chunking import Chunk
+from lab.store import Hit, IndexStore
+from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
+
+__all__ = ["OfflineIndex", "hits_frame", "TFIDF_MODEL", "lsa_model_name"]
+
+TFIDF_MODEL = "tfidf"
+LEAD = "(lead)"  # how tables name the text before a page's first heading
+
+
+def lsa_model_name(components: int) -> str:
+    return f"lsa-{components}"
+
+
+def hits_frame(question: str, hits: Sequence[Hit], model: str) -> pd.DataFrame:
+    """A ranking as rows: question, model, rank, score, title, section, chunk id."""
+    return pd.DataFrame([{"question": question, "model": model, "rank": i + 1, "score": round(h.score, 3),
+                          "title": h.title, "section": h.section or LEAD, "id": h.id} for i, h in enumerate(hits)],
+                        columns=["question", "model", "rank", "score", "title", "section", "id"])
+
+
+@dataclass
+class OfflineIndex:
+    """TF-IDF and LSA vectors for a list of chunks, fitted once, stored and queried together.
+
+    Parameters
+    ----------
+    chunks : the chunks to index (their ``text``, header line included, is what is vectorised).
+    analyzer : how texts become terms (Spanish stop words, digits dropped by default).
+    lsa_components : dimension of the dense LSA vectors (clamped to what the corpus allows).
+    """
+
+    chunks: Sequence[Chunk]
+    analyzer: Callable[[str], list[str]] = WordAnalyzer()
+    lsa_components: int = 128
+    random_state: int = 0
+
+    def __post_init__(self) -> None:
+        texts = [c.text for c in self.chunks]
+        self.tfidf = TfidfVectorizer(analyzer=self.analyzer)
+        self.matrix: sp.csr_matrix = self.tfidf.fit_transform(texts)
+        self.lsa = LsaVectorizer(n_components=self.lsa_components, random_state=self.random_state)
+        self.lsa_matrix: np.ndarray = self.lsa.fit_transform(self.matrix)
+        self.lsa_name = lsa_model_name(self.lsa_matrix.shape[1])
+
+    def metadata(self) -> pd.DataFrame:
+        """One row per chunk, in matrix row order: id, title, type, section."""
+        return pd.DataFrame([{"id": c.id, "title": c.title, "type": c.type, "section": c.section}
+                             for c in self.chunks])
+
+    def save(self, store: IndexStore) -> None:
+        """Write both models' vectors (float32) for every chunk, replacing what the models held."""
+        with store.transaction():
+            store.replace_model(self.chunks, self.matrix.toarray(), TFIDF_MODEL)
+            store.replace_model(self.chunks, self.lsa_matrix, self.lsa_name)
+
+    def query_vector(self, question: str, model: str = TFIDF_MODEL) -> np.ndarray:
+        """The question as a vector of ``model`` (rows are L2-normalised, so dot = cosine)."""
+        tfidf = self.tfidf.transform([question])
+        if model == TFIDF_MODEL:
+            return tfidf.toarray()[0].astype(np.float32)
+        if model == self.lsa_name:
+            return self.lsa.transform(tfidf)[0].astype(np.float32)
+        raise ValueError(f"unknown model {model!r}; this index has {TFIDF_MODEL!r} and {self.lsa_name!r}")
+
+    def ask(self, store: IndexStore, question: str, model: str = TFIDF_MODEL, k: int = 3,
+            min_score: float | None = None) -> pd.DataFrame:
+        """Top-k chunks for a question, searched among the vectors stored in SQLite."""
+        hits = store.search(self.query_vector(question, model), model, k=k, min_score=min_score)
+        return hits_frame(question, hits, model)
