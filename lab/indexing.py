@@ -18,7 +18,7 @@ from lab.chunking import Chunk
 from lab.store import Hit, IndexStore
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 
-__all__ = ["OfflineIndex", "hits_frame", "TFIDF_MODEL", "lsa_model_name"]
+__all__ = ["OfflineIndex", "hits_frame", "refit_tfidf", "ask_index", "TFIDF_MODEL", "lsa_model_name", "LEAD"]
 
 TFIDF_MODEL = "tfidf"
 LEAD = "(lead)"  # how tables name the text before a page's first heading
@@ -84,3 +84,20 @@ class OfflineIndex:
         """Top-k chunks for a question, searched among the vectors stored in SQLite."""
         hits = store.search(self.query_vector(question, model), model, k=k, min_score=min_score)
         return hits_frame(question, hits, model)
+
+
+def refit_tfidf(store: IndexStore, model: str = TFIDF_MODEL,
+                analyzer: Callable[[str], list[str]] = WordAnalyzer()) -> TfidfVectorizer:
+    """The vectoriser behind a stored TF-IDF model, refitted on the stored texts in id order.
+
+    The sync fits TF-IDF on the chunk texts sorted by id, so the same texts give the same
+    vocabulary and idf here: refitting is cheaper than storing the vocabulary, and exact.
+    """
+    return TfidfVectorizer(analyzer=analyzer).fit([row["text"] for row in store.chunks(model)])
+
+
+def ask_index(store: IndexStore, question: str, k: int = 3, model: str = TFIDF_MODEL,
+              analyzer: Callable[[str], list[str]] = WordAnalyzer()) -> pd.DataFrame:
+    """Top-k chunks of a synced index for a question (TF-IDF, searched in SQLite)."""
+    vector = refit_tfidf(store, model, analyzer).transform([question]).toarray()[0].astype(np.float32)
+    return hits_frame(question, store.search(vector, model, k=k), model)

@@ -54,12 +54,22 @@ def _lesson05(tables: Path) -> str:
             f"{mapped['explained_variance_pct']} %, purity {mapped['nearest_neighbour_purity_pct']} %")
 
 
+def _lesson06(tables: Path) -> str:
+    today = dict(pd.read_csv(tables / "06_todays_sync.csv").values)
+    costs = pd.read_csv(tables / "06_table3_costs.csv")
+    month = costs.iloc[-1]
+    return (f"today's sync {today['requests to Notion']} requests, {today['pages re-read']} pages re-read, "
+            f"{today['tokens that would go to an embedding API']} tokens; a month {int(month['requests'])} requests, "
+            f"{month['usd_embeddings']:.5f} USD")
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "01": _lesson01,
     "02": _lesson02,
     "03": _lesson03,
     "04": _lesson04,
     "05": _lesson05,
+    "06": _lesson06,
 }
 
 

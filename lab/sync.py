@@ -30,7 +30,7 @@ from lab.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, f
 from lab.store import IndexStore
 
 __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync",
-           "TfidfModel", "DenseEmbedder"]
+           "TfidfModel", "DenseEmbedder", "cost_table"]
 
 
 class GuardrailError(RuntimeError):
@@ -237,3 +237,25 @@ def sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConf
          force: bool = False) -> SyncReport:
     """A full index the first time, an incremental sync afterwards."""
     return incremental_sync(client, store, clock, config, force)
+
+
+def cost_table(runs: dict[str, tuple[int, int]], *, usd_per_million: float = 0.06, rate: float = 3.0,
+               days: int = 30, days_with_changes: int = 4, changed_run: str = "today's sync",
+               quiet_run: str = "a sync with no changes") -> "pd.DataFrame":
+    """Table 3: requests, tokens embedded, minimum seconds at ``rate`` and embedding cost per run.
+
+    ``runs`` maps a run's name to (requests to Notion, tokens sent for embedding). A typical
+    month is ``days_with_changes`` runs like ``changed_run`` and the rest like ``quiet_run``.
+    """
+    import pandas as pd
+
+    rows = [{"run": name, "requests": req, "tokens_embedded": tok} for name, (req, tok) in runs.items()]
+    changed, quiet = runs[changed_run], runs[quiet_run]
+    quiet_days = days - days_with_changes
+    rows.append({"run": f"a typical month ({days} daily syncs, {days_with_changes} with changes)",
+                 "requests": days_with_changes * changed[0] + quiet_days * quiet[0],
+                 "tokens_embedded": days_with_changes * changed[1] + quiet_days * quiet[1]})
+    table = pd.DataFrame(rows)
+    table["minimum_seconds"] = (table["requests"] / rate).round(1)
+    table["usd_embeddings"] = (table["tokens_embedded"] * usd_per_million / 1e6).round(5)
+    return table

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import textwrap
 
 import pytest
-import requests
-from requests.adapters import BaseAdapter
 
 from lab.client import FixedRate, NoPacing, NotionClient, RetryPolicy
 from lab.edits import afternoon_edits, apply_edits
-from lab.notion import LimitsConfig, NOTION_API_URL, in_process_session
+from lab.faults import InjectedCrash, crashing_session
+from lab.notion import LimitsConfig, in_process_session
 from lab.store import IndexStore
 from lab.sync import GuardrailError, SyncConfig, full_index, incremental_sync
 from lab.workspaces import KB_INTEGRATION, bakery_simulator
@@ -114,23 +112,6 @@ def test_private_recipes_never_reach_the_database() -> None:
                     assert text[:40] not in dump
 
 
-class _FailAt(BaseAdapter):
-    """Hands requests to the simulator until the n-th, which fails like a crash would."""
-
-    def __init__(self, inner, fail_at: int) -> None:
-        super().__init__()
-        self.inner, self.fail_at, self.count = inner, fail_at, 0
-
-    def send(self, request, **kwargs):
-        self.count += 1
-        if self.count == self.fail_at:
-            raise RuntimeError(f"injected failure at request {self.count}")
-        return self.inner.send(request, **kwargs)
-
-    def close(self) -> None:
-        pass
-
-
 def _reference_final_state():
     sim, client, store = setup()
     full_index(client, store, sim.clock)
@@ -146,10 +127,9 @@ def test_a_failure_at_any_request_of_a_sync_leaves_the_index_untouched_and_a_rer
         full_index(client, store, sim.clock)
         afternoon(sim)
         before, watermark = content(store), store.watermark("notion")
-        session = requests.Session()
-        session.mount(NOTION_API_URL, _FailAt(in_process_session(sim).get_adapter(NOTION_API_URL), fail_at))
-        faulty = NotionClient(sim.token_for(KB_INTEGRATION), session=session, clock=sim.clock, pacer=NoPacing())
-        with pytest.raises(RuntimeError, match="injected failure"):
+        faulty = NotionClient(sim.token_for(KB_INTEGRATION), session=crashing_session(sim, fail_at), clock=sim.clock,
+                              pacer=NoPacing())
+        with pytest.raises(InjectedCrash, match=f"at request {fail_at} "):
             incremental_sync(faulty, store, sim.clock)
         assert content(store) == before and store.watermark("notion") == watermark, f"failure at {fail_at}"
         incremental_sync(client, store, sim.clock)
