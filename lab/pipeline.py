@@ -38,8 +38,21 @@ def lesson_paths(notebooks_dir: Path = NOTEBOOKS_DIR) -> list[Path]:
     return sorted(notebooks_dir.glob("[0-9][0-9]_*.ipynb"))
 
 
+def _coalesce_streams(outputs: list) -> list:
+    """Merge consecutive stdout (or stderr) outputs: how the kernel happened to flush must not show."""
+    merged: list = []
+    for output in outputs:
+        if (output.get("output_type") == "stream" and merged and merged[-1].get("output_type") == "stream"
+                and merged[-1].get("name") == output.get("name")):
+            merged[-1]["text"] = merged[-1]["text"] + output["text"]
+        else:
+            merged.append(output)
+    return merged
+
+
 def normalise_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Drop what varies between runs (papermill timings, interpreter patch version), keep counts."""
+    """Drop what varies between runs (papermill timings, interpreter patch version, stream
+    flushing), keep execution counts."""
     nb.metadata.pop("papermill", None)
     nb.metadata.get("language_info", {}).pop("version", None)
     for cell in nb.cells:
@@ -47,6 +60,8 @@ def normalise_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell.metadata.pop("execution", None)
         if "tags" in cell.metadata and not cell.metadata["tags"]:
             del cell.metadata["tags"]
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
     return nb
 
 

@@ -34,7 +34,7 @@ def _lesson02(tables: Path) -> str:
 
 def _lesson03(tables: Path) -> str:
     totals = dict(pd.read_csv(tables / "03_chunk_totals.csv").values)
-    return (f"{totals['chunks']} chunks from {totals['sections']} sections, mean {totals['mean tokens per chunk']} "
+    return (f"{int(totals['chunks'])} chunks from {int(totals['sections'])} sections, mean {totals['mean tokens per chunk']} "
             f"tokens, overlap +{totals['overlap overhead %']} %")
 
 
