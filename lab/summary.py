@@ -63,6 +63,12 @@ def _lesson06(tables: Path) -> str:
             f"{month['usd_embeddings']:.5f} USD")
 
 
+def _lesson08(tables: Path) -> str:
+    totals = dict(pd.read_csv(tables / "08_totals.csv")[["strategy", "tokens_30_turns"]].values)
+    return (f"30 turns: history {totals['history']:,}, summary {totals['summary']:,}, retrieval "
+            f"{totals['retrieval']:,} tokens")
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "01": _lesson01,
     "02": _lesson02,
@@ -70,6 +76,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "04": _lesson04,
     "05": _lesson05,
     "06": _lesson06,
+    "08": _lesson08,
 }
 
 
