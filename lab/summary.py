@@ -69,6 +69,14 @@ def _lesson08(tables: Path) -> str:
             f"{totals['retrieval']:,} tokens")
 
 
+def _lesson09(tables: Path) -> str:
+    compared = pd.read_csv(tables / "09_in_process_vs_http.csv")
+    sdk = pd.read_csv(tables / "09_sdk_vs_lab_on_529.csv")
+    raised = int(sdk["outcome"].str.startswith("raised").sum())
+    return (f"HTTP vs in process: {int(compared['chunks'].iloc[1])} chunks, identical "
+            f"{bool(compared['identical_chunks'].all())}; official SDK raised on {raised} of 6 calls (529)")
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "01": _lesson01,
     "02": _lesson02,
@@ -77,6 +85,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "05": _lesson05,
     "06": _lesson06,
     "08": _lesson08,
+    "09": _lesson09,
 }
 
 

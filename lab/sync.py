@@ -63,6 +63,8 @@ class SyncConfig:
     tfidf_factory: Callable[[], TfidfModel] | None = None
     dense: DenseEmbedder | None = None
     max_delete_share: float = 0.5
+    data_source_id: str | None = None
+    on_page: Callable[[PageRead], None] | None = None
 
 
 @dataclass
@@ -120,6 +122,13 @@ def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
     return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
 
 
+def _read(client: NotionClient, page: dict[str, Any], config: SyncConfig) -> PageRead:
+    read = read_page(client, page)
+    if config.on_page is not None:
+        config.on_page(read)
+    return read
+
+
 def _title(page: dict[str, Any]) -> str:
     return page_title(page)
 
@@ -156,10 +165,11 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     """Read every publishable page, chunk it, vectorise it and replace the index with the result."""
     config = config or SyncConfig()
     before = len(client.log)
-    source = find_data_source(client, config.title)
+    source = ({"id": config.data_source_id} if config.data_source_id
+              else find_data_source(client, config.title))
     rows = collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
                                  filter=publishable_filter(config.publishable_property))
-    reads = [read_page(client, page) for page in rows]
+    reads = [_read(client, page, config) for page in rows]
     read_at = clock.datetime().isoformat()
     chunks = _chunk(reads, config)
     previous = store.watermark(config.source)
@@ -192,7 +202,7 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     indexed = store.pages()
     boundary = [p for p in changed if p["last_edited_time"] == watermark]
     to_read = [p for p in changed if p["id"] in current and _needs_reread(p, indexed.get(p["id"]))]
-    reads = [read_page(client, p) for p in to_read]
+    reads = [_read(client, p, config) for p in to_read]
     read_at = clock.datetime().isoformat()
     fresh_all = _chunk(reads, config)
 

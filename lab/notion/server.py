@@ -79,22 +79,34 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         self.lock = threading.Lock()
         self.verbose = verbose
 
+        self._thread: threading.Thread | None = None
+
     @property
     def base_url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}"
+
+    def start_in_background(self) -> "SimulatorHTTPServer":
+        """Serve from a background thread (a notebook keeps working while it serves)."""
+        self._thread = threading.Thread(target=self.serve_forever, name="notion-simulator", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, close the socket and wait for the thread: no port or thread is left behind."""
+        self.shutdown()
+        self.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
 
 
 @contextmanager
 def serve_in_background(simulator: NotionSimulator, host: str = "127.0.0.1",
                         port: int = 0) -> Iterator[SimulatorHTTPServer]:
     """Serve ``simulator`` on a free port in a background thread for the length of a ``with``."""
-    server = SimulatorHTTPServer(simulator, host, port)
-    thread = threading.Thread(target=server.serve_forever, name="notion-simulator", daemon=True)
-    thread.start()
+    server = SimulatorHTTPServer(simulator, host, port).start_in_background()
     try:
         yield server
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+        server.stop()

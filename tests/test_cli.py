@@ -1,0 +1,84 @@
+"""``python -m lab serve``, ``index`` and ``sync`` work end to end against the served simulator."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from lab.cli import DEFAULT_SERVE_TOKEN, main
+from lab.clock import WallClock
+from lab.notion.server import serve_in_background
+from lab.store import IndexStore
+from lab.workspaces import bakery_simulator
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def served():
+    sim = bakery_simulator(seed=0, clock=WallClock(), tokens={"indexador": DEFAULT_SERVE_TOKEN})
+    with serve_in_background(sim) as server:
+        yield server
+
+
+def test_index_then_sync_against_the_served_simulator(served, tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("NOTION_TOKEN", DEFAULT_SERVE_TOKEN)
+    db = tmp_path / "kb.sqlite"
+    assert main(["index", "--base-url", served.base_url, "--db", str(db), "--rate", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "done: full run, 71 requests" in out and "315 chunks in the index" in out and "[ 40]" in out
+    assert DEFAULT_SERVE_TOKEN not in out
+    assert IndexStore(db).count_chunks() == 315  # the count lesson 03 reports
+    assert main(["sync", "--base-url", served.base_url, "--db", str(db)]) == 0
+    assert "done: incremental run, 2 requests" in capsys.readouterr().out
+
+
+def test_the_token_comes_from_the_environment_only(served, tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv("KB_TOKEN", raising=False)
+    assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "x.sqlite"),
+                 "--token-env", "KB_TOKEN"]) == 2
+    assert "KB_TOKEN is not set" in capsys.readouterr().err
+    monkeypatch.setenv("KB_TOKEN", "ntn_wrong_token")
+    assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "x.sqlite"),
+                 "--token-env", "KB_TOKEN"]) == 1
+    err = capsys.readouterr().err
+    assert "401 unauthorized" in err and "left as it was" in err and "ntn_wrong_token" not in err
+
+
+def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", str(port), "--token", "ntn_secret_x"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        assert f"http://127.0.0.1:{port}" in first
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                me = requests.get(f"http://127.0.0.1:{port}/v1/users/me", timeout=5,
+                                  headers={"Authorization": "Bearer ntn_secret_x", "Notion-Version": "2026-03-11"})
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert me.status_code == 200 and me.json()["type"] == "bot"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "simulator stopped" in out and "ntn_secret_x" not in first + out
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))  # the port is free again
