@@ -27,6 +27,7 @@ from typing import Any
 
 from lab.chunking.errors import MalformedBlockError, MalformedPageError
 from lab.chunking.tokens import count_tokens
+from lab.notion.richtext import plain_text as rich_text_plain
 
 __all__ = [
     "Markers", "MARKERS_ES", "MARKERS_EN", "FlatLine", "Section", "SkippedBlock", "FlatDocument",
@@ -141,11 +142,6 @@ class FlatDocument:
     def body_tokens(self) -> int:
         """Lab tokens in all section bodies (headings excluded): the page size the lessons report."""
         return sum(count_tokens(self.body(s)) for s in self.sections)
-
-
-def rich_text_plain(runs: Iterable[Mapping[str, Any]] | None) -> str:
-    """The text of a rich-text list: its runs' ``plain_text`` concatenated."""
-    return "".join(run.get("plain_text", "") for run in runs or ())
 
 
 # Block types by how the flattener treats them.

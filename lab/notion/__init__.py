@@ -6,10 +6,10 @@
 from lab.notion.limits import PLANS, LimitsConfig
 from lab.notion.objects import LATEST_VERSION, VERSIONS
 from lab.notion.richtext import plain_text, rich_text
-from lab.notion.simulator import NotionSimulator, SimResponse, default_token, title_of
+from lab.notion.simulator import NotionSimulator, SimResponse, default_token
 from lab.notion.transport import NOTION_API_URL, SimulatorAdapter, in_process_session
 from lab.notion.workspace import Workspace, WorkspaceError
 
 __all__ = ["PLANS", "LimitsConfig", "LATEST_VERSION", "VERSIONS", "plain_text", "rich_text", "NotionSimulator",
-           "SimResponse", "default_token", "title_of", "NOTION_API_URL", "SimulatorAdapter", "in_process_session",
+           "SimResponse", "default_token", "NOTION_API_URL", "SimulatorAdapter", "in_process_session",
            "Workspace", "WorkspaceError"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = ["MAX_RUN_CHARS", "rich_text", "plain_text"]
@@ -41,6 +42,6 @@ def rich_text(spec: str | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     return runs
 
 
-def plain_text(runs: list[dict[str, Any]]) -> str:
+def plain_text(runs: Iterable[Mapping[str, Any]] | None) -> str:
     """The text of a rich-text list: the concatenation of every run's ``plain_text``."""
-    return "".join(run.get("plain_text", "") for run in runs)
+    return "".join(run.get("plain_text", "") for run in runs or ())

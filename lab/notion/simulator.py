@@ -26,7 +26,6 @@ from lab.notion.ids import is_uuid, normalise_id, object_id
 from lab.notion.limits import LimitsConfig, RateLimiter
 from lab.notion.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
                                 page_as_block, page_object)
-from lab.notion.richtext import plain_text
 from lab.notion.workspace import Integration, Page, Workspace
 
 __all__ = ["NotionSimulator", "SimResponse", "ServedRequest", "MAX_BODY_BYTES", "QUERY_RESULT_LIMIT",
@@ -396,10 +395,3 @@ class NotionSimulator:
     def _me(self, request: _Request) -> dict[str, Any]:
         return bot_user_object(self.workspace, request.integration)
 
-
-def title_of(page: Mapping[str, Any]) -> str:
-    """The title of a page object: the plain text of its title-typed property."""
-    for prop in page.get("properties", {}).values():
-        if prop.get("type") == "title":
-            return plain_text(prop["title"])
-    return ""
