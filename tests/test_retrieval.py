@@ -306,3 +306,13 @@ def test_study_note_set_has_a_row_per_note_and_one_question_nothing_answers() ->
     corpus, questions = study_note_corpus(), study_note_questions()
     assert len(corpus) == 12 and set(corpus.page_ids) == set(corpus.ids)
     assert [q.id for q in questions if not q.relevant] == ["s8"]
+
+
+def test_the_handbook_is_chunked_with_chinese_markers_and_every_chunk_carries_its_page_audience() -> None:
+    handbook = read_handbook()
+    corpus = handbook.corpus()
+    assert set(corpus.audiences) == {"客服", "人事"}
+    assert any("\n问题：" in text for text in corpus.texts)  # toggle FAQs keep their role in Chinese
+    assert not any("Pregunta:" in text for text in corpus.texts)
+    hr_page = handbook.workspace.page_id("pay-and-expenses")
+    assert {a for p, a in zip(corpus.page_ids, corpus.audiences) if p == hr_page} == {"人事"}
