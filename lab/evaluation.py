@@ -31,7 +31,8 @@ __all__ = [
     "Level", "LEVELS", "source_unit", "source_units", "dedupe",
     "precision_at_k", "ideal_precision_at_k", "recall_at_k", "reciprocal_rank", "ndcg_at_k",
     "Metric", "PrecisionAt", "IdealPrecisionAt", "RecallAt", "ReciprocalRank", "NdcgAt",
-    "LabelledQuestion", "per_query_table", "mean_table", "evaluate_search", "misses",
+    "LabelledQuestion", "per_query_table", "mean_table", "evaluate_search", "misses", "compare_methods",
+    "miss_table",
 ]
 
 Level = Literal["section", "page"]
@@ -217,12 +218,13 @@ class NdcgAt(Metric):
 
 @dataclass(frozen=True)
 class LabelledQuestion:
-    """A question, the source units that answer it, and who asks it (``None``: anyone)."""
+    """A question, the source units that answer it, who asks it (``None``: anyone) and what it tests."""
 
     id: str
     question: str
     relevant: frozenset[Hashable]
     audience: str | None = None
+    kind: str | None = None
 
 
 def per_query_table(rankings: Mapping[str, Sequence[Hashable]], relevant: Mapping[str, Collection[Hashable]],
@@ -268,3 +270,32 @@ def misses(per_query: pd.DataFrame, metric: str) -> list[str]:
     if metric not in per_query.columns:
         raise KeyError(f"no column {metric!r}; the table has {list(per_query.columns)}")
     return per_query.loc[per_query[metric] == 0, "question"].tolist()
+
+
+def compare_methods(searches: Mapping[str, Callable[[LabelledQuestion], Sequence[Any]]],
+                    questions: Sequence[LabelledQuestion], metrics: Sequence[Metric],
+                    level: Level = "section") -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Evaluate several searches on the same questions.
+
+    Returns one row per method (``method`` and the mean of each metric over the questions where
+    it is defined) and each method's per-question table, keyed by method name.
+    """
+    per_question = {name: evaluate_search(search, questions, metrics, level) for name, search in searches.items()}
+    summary = pd.DataFrame([{"method": name, **{m.name: float(table[m.name].mean()) for m in metrics}}
+                            for name, table in per_question.items()], columns=["method", *(m.name for m in metrics)])
+    return summary, per_question
+
+
+def miss_table(per_question: Mapping[str, pd.DataFrame], questions: Sequence[LabelledQuestion],
+               metric: str) -> pd.DataFrame:
+    """The questions some method misses (``metric`` = 0), the most-missed first: how many methods, and which."""
+    missed = {name: set(misses(table, metric)) for name, table in per_question.items()}
+    rows = []
+    for question in questions:
+        by = [name for name in per_question if question.id in missed[name]]
+        if by:
+            rows.append({"question": question.id, "text": question.question, "methods missing": len(by),
+                         "missed by": ", ".join(by)})
+    table = pd.DataFrame(rows, columns=["question", "text", "methods missing", "missed by"])
+    return table.sort_values(["methods missing", "question"], ascending=[False, True], kind="stable",
+                             ignore_index=True)

@@ -18,10 +18,12 @@ from lab.evaluation import (
     PrecisionAt,
     RecallAt,
     ReciprocalRank,
+    compare_methods,
     dedupe,
     evaluate_search,
     ideal_precision_at_k,
     mean_table,
+    miss_table,
     misses,
     ndcg_at_k,
     per_query_table,
@@ -211,3 +213,23 @@ def test_evaluate_search_passes_each_question_deduplicates_and_scores() -> None:
 def test_misses_names_the_missing_column() -> None:
     with pytest.raises(KeyError, match="recall@8"):
         misses(pd.DataFrame({"question": ["q1"], "MRR": [0.0]}), "recall@8")
+
+
+def test_compare_methods_gives_one_row_of_means_per_method_and_each_per_question_table() -> None:
+    questions = [LabelledQuestion("q1", "?", frozenset({("p1", "A")})), LabelledQuestion("q2", "?", frozenset({("p2", "B")}))]
+    searches = {"finds A": lambda q: [_Hit("c", "p1", "A")], "finds nothing": lambda q: []}
+    summary, per_question = compare_methods(searches, questions, [RecallAt(8), ReciprocalRank()])
+    assert summary.to_dict("records") == [{"method": "finds A", "recall@8": 0.5, "MRR": 0.5},
+                                          {"method": "finds nothing", "recall@8": 0.0, "MRR": 0.0}]
+    assert list(per_question) == ["finds A", "finds nothing"]
+    assert per_question["finds A"]["recall@8"].tolist() == [1.0, 0.0]
+
+
+def test_miss_table_lists_questions_some_method_misses_most_missed_first() -> None:
+    questions = [LabelledQuestion(q, f"text {q}", frozenset({q})) for q in ("q1", "q2", "q3")]
+    per_question = {"A": pd.DataFrame({"question": ["q1", "q2", "q3"], "recall@8": [0.0, 1.0, 0.0]}),
+                    "B": pd.DataFrame({"question": ["q1", "q2", "q3"], "recall@8": [1.0, 1.0, 0.0]})}
+    table = miss_table(per_question, questions, "recall@8")
+    assert table.to_dict("records") == [
+        {"question": "q3", "text": "text q3", "methods missing": 2, "missed by": "A, B"},
+        {"question": "q1", "text": "text q1", "methods missing": 1, "missed by": "A"}]

@@ -33,11 +33,11 @@ def _gold_unit(gold: Mapping[str, str], page_id: Callable[[str], str], level: Le
 
 def labelled_questions(records: Sequence[Mapping[str, Any]], page_id: Callable[[str], str],
                        level: Level = "section") -> list[LabelledQuestion]:
-    """Question records (``id``, ``question``, ``gold`` [{page, section}], optional ``audience``) as
+    """Question records (``id``, ``question``, ``gold`` [{page, section}], optional ``audience`` and ``kind``) as
     :class:`LabelledQuestion` with gold units at ``level``; ``page_id`` maps a page key to its id."""
     return [LabelledQuestion(record["id"], record["question"],
                              frozenset(_gold_unit(gold, page_id, level) for gold in record["gold"]),
-                             record.get("audience"))
+                             record.get("audience"), record.get("kind"))
             for record in records]
 
 
