@@ -207,7 +207,7 @@ def method_comparison_chart(table: pd.DataFrame, method: str = "method", title: 
     for i, (name, color) in enumerate(zip(metrics, palette)):
         values = table[name].to_numpy(dtype=float)
         bars = ax.bar(x + (i - (len(metrics) - 1) / 2) * width, values, width, color=color, label=name)
-        ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], fontsize=7, padding=1)
+        ax.bar_label(bars, labels=[f"{v:.3f}" for v in values], fontsize=7, padding=1)
     ax.set_xticks(x, labels=table[method].tolist())
     ax.set_ylim(0, 1.08)
     ax.set_ylabel("mean over the labelled questions")

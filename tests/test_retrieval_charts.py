@@ -51,7 +51,7 @@ def test_the_comparison_chart_has_one_bar_per_method_and_metric_labelled_with_it
     ax = method_comparison_chart(table).axes[0]
     heights = sorted(round(p.get_height(), 3) for p in ax.patches)
     assert heights == [0.5, 0.55, 0.6, 0.7]
-    assert sorted(t.get_text() for t in ax.texts) == ["0.50", "0.55", "0.60", "0.70"]
+    assert sorted(t.get_text() for t in ax.texts) == ["0.500", "0.550", "0.600", "0.700"]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["A", "B"]
     with pytest.raises(ValueError, match="no 'name' column"):
         method_comparison_chart(table, method="name")
