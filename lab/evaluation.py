@@ -108,7 +108,10 @@ def recall_at_k(ranked: Sequence[Hashable], relevant: Collection[Hashable], k: i
 
 
 def reciprocal_rank(ranked: Sequence[Hashable], relevant: Collection[Hashable], k: int | None = None) -> float:
-    """1 / rank of the first relevant unit (within the first ``k`` when given), 0 if none; NaN without relevant units."""
+    """1 / rank of the first relevant unit (within the first ``k`` when given), 0 if none.
+
+    NaN without relevant units: there is nothing to find, so no rank to reward.
+    """
     _check_distinct(ranked)
     if k is not None:
         _check_k(k)

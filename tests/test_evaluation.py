@@ -216,7 +216,8 @@ def test_misses_names_the_missing_column() -> None:
 
 
 def test_compare_methods_gives_one_row_of_means_per_method_and_each_per_question_table() -> None:
-    questions = [LabelledQuestion("q1", "?", frozenset({("p1", "A")})), LabelledQuestion("q2", "?", frozenset({("p2", "B")}))]
+    questions = [LabelledQuestion("q1", "?", frozenset({("p1", "A")})),
+                 LabelledQuestion("q2", "?", frozenset({("p2", "B")}))]
     searches = {"finds A": lambda q: [_Hit("c", "p1", "A")], "finds nothing": lambda q: []}
     summary, per_question = compare_methods(searches, questions, [RecallAt(8), ReciprocalRank()])
     assert summary.to_dict("records") == [{"method": "finds A", "recall@8": 0.5, "MRR": 0.5},

@@ -23,6 +23,7 @@ from lab.retrieval import (
 )
 from lab.retrieval.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
+from lab.store import Hit as StoreHit
 from lab.store import IndexStore, ModelMismatchError
 from lab.vectors import BM25, CJKBigramAnalyzer, NotFittedError, WordAnalyzer
 
@@ -280,8 +281,10 @@ def test_rrf_min_score_applies_to_the_fused_score(corpus: SearchCorpus) -> None:
 # ---------------------------------------------------------------- Chinese
 
 def test_bigrams_find_a_chinese_phrase_that_whole_word_tokens_miss() -> None:
-    chunks = [{"id": "r", "page_id": "r", "title": "退货", "section": None, "text": "退款到账时间：信用卡七至十五个工作日。"},
-              {"id": "d", "page_id": "d", "title": "配送", "section": None, "text": "配送范围：九楼没有电梯要加收搬运费。"}]
+    chunks = [{"id": "r", "page_id": "r", "title": "退货", "section": None,
+               "text": "退款到账时间：信用卡七至十五个工作日。"},
+              {"id": "d", "page_id": "d", "title": "配送", "section": None,
+               "text": "配送范围：九楼没有电梯要加收搬运费。"}]
     corpus = SearchCorpus.from_chunks(chunks)
     query = "信用卡退款多久到账"
     assert BM25Retriever(analyzer=WordAnalyzer(stop_words=None)).fit(corpus).search(query) == []
@@ -316,3 +319,12 @@ def test_the_handbook_is_chunked_with_chinese_markers_and_every_chunk_carries_it
     assert not any("Pregunta:" in text for text in corpus.texts)
     hr_page = handbook.workspace.page_id("pay-and-expenses")
     assert {a for p, a in zip(corpus.page_ids, corpus.audiences) if p == hr_page} == {"人事"}
+
+
+def test_a_corpus_read_from_the_store_follows_its_id_order_and_hits_are_store_hits(corpus: SearchCorpus) -> None:
+    stored = _stored(corpus)
+    from_store = SearchCorpus.from_store(stored.store, "lsa-4", AUDIENCES)
+    assert list(from_store.ids) == sorted(c["id"] for c in CHUNKS)
+    assert from_store.audiences[from_store.ids.index("pay:approval:00")] == MANAGERS
+    hit = stored.fit(from_store).search(QUERY, k=1, audience=STAFF)[0]
+    assert isinstance(hit, StoreHit) and AUDIENCES[hit.page_id] == STAFF

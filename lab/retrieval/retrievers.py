@@ -28,7 +28,7 @@ from lab.vectors.search import top_k_rows
 
 __all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever"]
 
-Analyzer = Callable[[str], list[str]]
+TextAnalyzer = Callable[[str], list[str]]
 
 
 class Retriever(Estimator):
@@ -107,7 +107,7 @@ class TfidfRetriever(RowScorer):
     corpus_ : the corpus searched.
     """
 
-    def __init__(self, analyzer: Analyzer = WordAnalyzer()) -> None:
+    def __init__(self, analyzer: TextAnalyzer = WordAnalyzer()) -> None:
         self.analyzer = analyzer
 
     def _fit(self, corpus: SearchCorpus) -> None:
@@ -136,7 +136,7 @@ class LsaRetriever(RowScorer):
     matrix_ : float32 ndarray of shape (n_rows, n_components_), unit rows; corpus_ : the corpus.
     """
 
-    def __init__(self, n_components: int = 128, analyzer: Analyzer = WordAnalyzer(), random_state: int = 0) -> None:
+    def __init__(self, n_components: int = 128, analyzer: TextAnalyzer = WordAnalyzer(), random_state: int = 0) -> None:
         self.n_components = n_components
         self.analyzer = analyzer
         self.random_state = random_state
@@ -173,7 +173,7 @@ class BM25Retriever(RowScorer):
     """
 
     def __init__(self, k1: float = 1.5, b: float = 0.75, idf: str = "lucene",
-                 analyzer: Analyzer = WordAnalyzer()) -> None:
+                 analyzer: TextAnalyzer = WordAnalyzer()) -> None:
         self.k1 = k1
         self.b = b
         self.idf = idf
