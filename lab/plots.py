@@ -6,14 +6,15 @@ it as the last expression of a cell and saves it with :func:`lab.figures.save_fi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 __all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "strategy_size_chart",
-           "chunk_map_chart", "COLORS"]
+           "chunk_map_chart", "similarity_heatmap", "precision_at_k_chart", "method_comparison_chart", "COLORS"]
 
 COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f2c14e", "purple": "#8064a2",
           "grey": "#7f7f7f", "orange": "#f79646"}
@@ -131,5 +132,86 @@ def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, 
     ax.set_ylabel("component 2")
     ax.set_title(title or "Chunks on the map: TF-IDF projected with SVD")
     ax.legend(frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def similarity_heatmap(matrix: np.ndarray, row_labels: Sequence[str], column_labels: Sequence[str],
+                       relevant: Iterable[tuple[int, int]] = (), title: str = "",
+                       value_label: str = "cosine similarity") -> Figure:
+    """A query x document matrix as colours, each relevant ``(row, column)`` cell outlined.
+
+    Reading along a row shows what a query is close to; an outlined cell that stays pale is a
+    relevant document the query cannot reach. Labels must be in a script the bundled font draws
+    (no CJK): a missing glyph prints a warning.
+    """
+    matrix = np.asarray(matrix, dtype=float)
+    if matrix.ndim != 2 or matrix.shape != (len(row_labels), len(column_labels)):
+        raise ValueError(f"the matrix has shape {matrix.shape}; with {len(row_labels)} row labels and "
+                         f"{len(column_labels)} column labels it must be ({len(row_labels)}, {len(column_labels)})")
+    cells = sorted(set(relevant))
+    outside = [cell for cell in cells if not (0 <= cell[0] < matrix.shape[0] and 0 <= cell[1] < matrix.shape[1])]
+    if outside:
+        raise ValueError(f"relevant cells {outside} lie outside the {matrix.shape[0]} x {matrix.shape[1]} matrix")
+    fig = Figure(figsize=(1.6 + 0.62 * matrix.shape[1], 1.4 + 0.5 * matrix.shape[0]))
+    ax = fig.add_subplot()
+    image = ax.imshow(matrix, cmap="Blues", vmin=0.0, vmax=max(float(matrix.max(initial=0.0)), 1e-9), aspect="auto")
+    for row, column in cells:
+        ax.add_patch(Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False, edgecolor=COLORS["orange"], linewidth=2.2))
+    ax.set_xticks(np.arange(len(column_labels)), labels=list(column_labels), rotation=0)
+    ax.set_yticks(np.arange(len(row_labels)), labels=list(row_labels))
+    ax.set_xlabel("document (orange outline: judged relevant)")
+    ax.set_ylabel("query")
+    ax.set_title(title or "Queries against documents")
+    fig.colorbar(image, ax=ax, label=value_label, shrink=0.85)
+    fig.tight_layout()
+    return fig
+
+
+def precision_at_k_chart(ks: Sequence[int], precision: Sequence[float], ideal: Sequence[float],
+                         title: str = "") -> Figure:
+    """Mean precision@k against its ideal ceiling (a perfect ranking), k on the x axis.
+
+    The gap between the two lines is what the ranking leaves on the table; the fall of the
+    ceiling itself is not a fault of the ranking, only of having few relevant documents.
+    """
+    if not len(ks) == len(precision) == len(ideal):
+        raise ValueError(f"ks, precision and ideal need the same length, got {len(ks)}, {len(precision)}, {len(ideal)}")
+    fig = Figure(figsize=(7, 3.8))
+    ax = fig.add_subplot()
+    ax.plot(ks, ideal, "s--", color=COLORS["grey"], label="ideal ceiling: min(k, |R|) / k")
+    ax.plot(ks, precision, "o-", color=COLORS["blue"], label="measured precision@k")
+    ax.fill_between(ks, precision, ideal, color=COLORS["blue"], alpha=0.12, linewidth=0)
+    ax.set_xticks(list(ks))
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("k (results kept)")
+    ax.set_ylabel("mean precision@k")
+    ax.set_title(title or "Precision@k against its ceiling")
+    ax.legend(frameon=False, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def method_comparison_chart(table: pd.DataFrame, method: str = "method", title: str = "") -> Figure:
+    """One group of bars per retrieval method, one bar per metric column (every column but ``method``)."""
+    if method not in table.columns:
+        raise ValueError(f"the table has no {method!r} column; its columns are {list(table.columns)}")
+    metrics = [c for c in table.columns if c != method]
+    if not metrics or table.empty:
+        raise ValueError("the table needs at least one method row and one metric column")
+    fig = Figure(figsize=(9, 3.8))
+    ax = fig.add_subplot()
+    palette = [COLORS["blue"], COLORS["orange"], COLORS["green"], COLORS["purple"], COLORS["red"]]
+    width = 0.8 / len(metrics)
+    x = np.arange(len(table))
+    for i, (name, color) in enumerate(zip(metrics, palette)):
+        values = table[name].to_numpy(dtype=float)
+        bars = ax.bar(x + (i - (len(metrics) - 1) / 2) * width, values, width, color=color, label=name)
+        ax.bar_label(bars, labels=[f"{v:.3f}" for v in values], fontsize=7, padding=1)
+    ax.set_xticks(x, labels=table[method].tolist())
+    ax.set_ylim(0, 1.08)
+    ax.set_ylabel("mean over the labelled questions")
+    ax.set_title(title or "Retrieval methods compared")
+    ax.legend(frameon=False, fontsize=8, ncols=len(metrics), loc="upper left")
     fig.tight_layout()
     return fig

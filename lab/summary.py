@@ -63,6 +63,18 @@ def _lesson06(tables: Path) -> str:
             f"{month['usd_embeddings']:.5f} USD")
 
 
+def _lesson07(tables: Path) -> str:
+    bakery = pd.read_csv(tables / "07_bakery_comparison.csv")
+    best = bakery.loc[bakery["recall@8"].idxmax()]
+    curve = pd.read_csv(tables / "07_study_precision_at_k.csv").set_index("k")
+    handbook = pd.read_csv(tables / "07_handbook_bigrams.csv")
+    bm25 = handbook[handbook["method"] == "BM25"].set_index("analyzer")["recall@8"]
+    return ("bakery recall@8 " + ", ".join(f"{m} {r:.3f}" for m, r in zip(bakery["method"], bakery["recall@8"]))
+            + f" (best {best['method']}, MRR {best['MRR']:.3f}); study notes P@1 {curve.loc[1, 'precision']:.3f} "
+            f"of {curve.loc[1, 'ideal']:.3f}; handbook BM25 recall@8 {bm25.drop('character bigrams').iloc[0]:.3f} "
+            f"on word runs, {bm25['character bigrams']:.3f} on bigrams")
+
+
 def _lesson08(tables: Path) -> str:
     totals = dict(pd.read_csv(tables / "08_totals.csv")[["strategy", "tokens_30_turns"]].values)
     return (f"30 turns: history {totals['history']:,}, summary {totals['summary']:,}, retrieval "
@@ -84,6 +96,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "04": _lesson04,
     "05": _lesson05,
     "06": _lesson06,
+    "07": _lesson07,
     "08": _lesson08,
     "09": _lesson09,
 }

@@ -30,7 +30,7 @@ from lab.chunking.tokens import count_tokens
 from lab.notion.richtext import plain_text as rich_text_plain
 
 __all__ = [
-    "Markers", "MARKERS_ES", "MARKERS_EN", "FlatLine", "Section", "SkippedBlock", "FlatDocument",
+    "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatLine", "Section", "SkippedBlock", "FlatDocument",
     "flatten_blocks", "page_metadata", "rich_text_plain",
 ]
 
@@ -57,6 +57,9 @@ MARKERS_ES = Markers(question="Pregunta: ", callout="Aviso: ", image="Imagen: ",
 MARKERS_EN = Markers(question="Question: ", callout="Note: ", image="Image: ", bookmark="Link: ",
                      equation="Equation: ", child_page="Subpage: ", child_database="Database: ",
                      meeting_notes="Meeting: ")
+#: Chinese prefixes, with the full-width colon Chinese text uses.
+MARKERS_ZH = Markers(question="问题：", callout="提示：", image="图片：", bookmark="链接：", equation="公式：",
+                     child_page="子页面：", child_database="数据库：", meeting_notes="会议：")
 
 
 @dataclass(frozen=True)
@@ -364,7 +367,7 @@ def flatten_blocks(blocks: Iterable[tuple[int, Mapping[str, Any]]], markers: Mar
     """Flatten a page's ``(depth, block)`` traversal into sections and role-keeping lines.
 
     ``markers`` chooses the language of the role prefixes (:data:`MARKERS_ES` for the
-    bakery, :data:`MARKERS_EN`). Raises :class:`MalformedBlockError` when depths jump by more
+    bakery, :data:`MARKERS_EN`, :data:`MARKERS_ZH`). Raises :class:`MalformedBlockError` when depths jump by more
     than one level or a block lacks its type or content.
     """
     flattener = _Flattener(markers)

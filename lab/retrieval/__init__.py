@@ -1,0 +1,37 @@
+"""Retrieval: search chunks with one interface, filter by audience before ranking, fuse rankings.
+
+- :class:`SearchCorpus` holds the chunks (text, page, section, audience) and :class:`Hit` is
+  what a search returns.
+- :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf) and
+  :class:`StoredVectorRetriever` (any model in an ``IndexStore``) share
+  ``search(query, k, audience=None, min_score=None)``.
+- :class:`RRF` fuses retrievers by reciprocal rank (k = 60).
+- :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
+  :mod:`lab.retrieval.handbook` reads the Chinese handbook with its audiences.
+"""
+
+from lab.retrieval.corpus import Hit, SearchCorpus, UnknownAudienceError
+from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
+from lab.retrieval.retrievers import (
+    BM25Retriever,
+    LsaRetriever,
+    Retriever,
+    RowScorer,
+    StoredVectorRetriever,
+    TfidfRetriever,
+)
+
+__all__ = [
+    "Hit",
+    "SearchCorpus",
+    "UnknownAudienceError",
+    "Retriever",
+    "RowScorer",
+    "TfidfRetriever",
+    "LsaRetriever",
+    "BM25Retriever",
+    "StoredVectorRetriever",
+    "RRF",
+    "RRF_K",
+    "reciprocal_rank_fusion",
+]

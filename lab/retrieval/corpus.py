@@ -1,0 +1,106 @@
+"""What a retriever searches: chunk texts with the metadata hits carry and the filter reads.
+
+:class:`SearchCorpus` keeps, row by row, each chunk's id, page, title, section, text and the
+audience allowed to see it. The audience filter is a boolean mask over those rows, applied
+before anything is ranked: a row the caller may not see gets no score at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lab.store import Hit as StoredHit
+from lab.store import IndexStore
+
+__all__ = ["Hit", "SearchCorpus", "UnknownAudienceError"]
+
+
+@dataclass(frozen=True)
+class Hit(StoredHit):
+    """A search result: the stored index's hit (score, chunk id, title, section) plus the page it came from."""
+
+    page_id: str
+
+    def __str__(self) -> str:
+        return f"{self.score:.3f}  {self.title} > {self.section or '(lead)'}"
+
+
+class UnknownAudienceError(ValueError):
+    """A search asked for an audience that no row of the corpus has (a typo would otherwise return nothing)."""
+
+
+def _field(chunk: Any, name: str) -> Any:
+    return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
+
+
+@dataclass(frozen=True)
+class SearchCorpus:
+    """Chunks as parallel rows: ``ids[i]``, ``page_ids[i]``, ... describe row ``i`` of every retriever.
+
+    ``audiences[i]`` is who may see row ``i`` (``None``: the corpus has no audiences, or the
+    page has none, in which case no audience-filtered search returns it).
+    """
+
+    ids: tuple[str, ...]
+    page_ids: tuple[str, ...]
+    titles: tuple[str, ...]
+    sections: tuple[str | None, ...]
+    texts: tuple[str, ...]
+    audiences: tuple[str | None, ...]
+    _audience_array: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.ids)
+        lengths = {name: len(getattr(self, name)) for name in ("page_ids", "titles", "sections", "texts", "audiences")}
+        wrong = {name: length for name, length in lengths.items() if length != n}
+        if wrong:
+            raise ValueError(f"every column needs one entry per chunk ({n} ids), but got {wrong}")
+        if len(set(self.ids)) != n:
+            repeated = sorted({i for i in self.ids if self.ids.count(i) > 1})[:5]
+            raise ValueError(f"chunk ids must be unique; repeated: {repeated}")
+        object.__setattr__(self, "_audience_array", np.array(self.audiences, dtype=object))
+
+    @classmethod
+    def from_chunks(cls, chunks: Iterable[Any], audiences: Mapping[str, str] | None = None) -> SearchCorpus:
+        """Rows from chunks (``lab.chunking.Chunk``, stored rows or dicts), audiences looked up by page id."""
+        chunks = list(chunks)
+        audiences = audiences or {}
+        return cls(
+            ids=tuple(str(_field(c, "id")) for c in chunks),
+            page_ids=tuple(str(_field(c, "page_id")) for c in chunks),
+            titles=tuple(str(_field(c, "title")) for c in chunks),
+            sections=tuple(_field(c, "section") for c in chunks),
+            texts=tuple(str(_field(c, "text")) for c in chunks),
+            audiences=tuple(audiences.get(str(_field(c, "page_id"))) for c in chunks),
+        )
+
+    @classmethod
+    def from_store(cls, store: IndexStore, model: str, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
+        """Rows from the chunks an index holds for ``model``, in id order (the order of ``store.vectors``)."""
+        return cls.from_chunks(store.chunks(model), audiences)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def known_audiences(self) -> list[str]:
+        """The distinct audiences of the rows, sorted."""
+        return sorted({a for a in self.audiences if a is not None})
+
+    def allowed(self, audience: str | None) -> np.ndarray:
+        """Boolean mask of the rows ``audience`` may see; every row when ``audience`` is ``None``."""
+        if audience is None:
+            return np.ones(len(self), dtype=bool)
+        known = self.known_audiences()
+        if audience not in known:
+            have = ", ".join(repr(a) for a in known) if known else "none (build it with audiences=...)"
+            raise UnknownAudienceError(f"no row of this corpus is for audience {audience!r}; its audiences are {have}")
+        return self._audience_array == audience
+
+    def hit(self, row: int, score: float) -> Hit:
+        """Row ``row`` as a :class:`Hit` with ``score``."""
+        return Hit(score=float(score), id=self.ids[row], title=self.titles[row], section=self.sections[row],
+                   page_id=self.page_ids[row])

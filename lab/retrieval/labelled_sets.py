@@ -1,0 +1,66 @@
+"""The lab's labelled question sets, with gold answers expressed as the units retrieval returns.
+
+The files name gold answers by page *key* and section heading, which people can read and
+write; retrieval returns page *ids*. These loaders resolve keys to ids through the workspace,
+so gold units compare directly with :func:`lab.evaluation.source_unit` of a hit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from lab.datasets.handbook import load_handbook_questions
+from lab.datasets.study_notes import load_study_notes
+from lab.evaluation import LabelledQuestion, Level
+from lab.paths import DATA_DIR
+from lab.retrieval.corpus import SearchCorpus
+
+__all__ = ["BAKERY_QUESTIONS_PATH", "labelled_questions", "bakery_questions", "handbook_questions",
+           "study_note_questions", "study_note_corpus"]
+
+BAKERY_QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
+
+
+def _gold_unit(gold: Mapping[str, str], page_id: Callable[[str], str], level: Level) -> Any:
+    if level == "section":
+        return (page_id(gold["page"]), gold["section"])
+    if level == "page":
+        return page_id(gold["page"])
+    raise ValueError(f"unknown relevance level {level!r}; use 'section' or 'page'")
+
+
+def labelled_questions(records: Sequence[Mapping[str, Any]], page_id: Callable[[str], str],
+                       level: Level = "section") -> list[LabelledQuestion]:
+    """Question records (``id``, ``question``, ``gold`` [{page, section}], optional ``audience`` and ``kind``) as
+    :class:`LabelledQuestion` with gold units at ``level``; ``page_id`` maps a page key to its id."""
+    return [LabelledQuestion(record["id"], record["question"],
+                             frozenset(_gold_unit(gold, page_id, level) for gold in record["gold"]),
+                             record.get("audience"), record.get("kind"))
+            for record in records]
+
+
+def bakery_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:
+    """The bakery's labelled questions; pass ``bakery_workspace().page_id``."""
+    records = json.loads(BAKERY_QUESTIONS_PATH.read_text(encoding="utf-8"))
+    return labelled_questions(records, page_id, level)
+
+
+def handbook_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:
+    """The Chinese handbook's labelled questions, each with the audience of the agent who asks it."""
+    return labelled_questions(load_handbook_questions(), page_id, level)
+
+
+def study_note_questions() -> list[LabelledQuestion]:
+    """The study-notes queries; a note is a whole unit, so gold units are note ids (page level)."""
+    corpus = load_study_notes()
+    return [LabelledQuestion(q["id"], q["query"], frozenset(q["relevant"])) for q in corpus["queries"]]
+
+
+def study_note_corpus() -> SearchCorpus:
+    """The 12 study notes as one row each: id and page id are the note id, title the note's title, no section."""
+    notes = load_study_notes()["notes"]
+    return SearchCorpus(ids=tuple(n["id"] for n in notes), page_ids=tuple(n["id"] for n in notes),
+                        titles=tuple(n["title"] for n in notes), sections=(None,) * len(notes),
+                        texts=tuple(n["text"] for n in notes), audiences=(None,) * len(notes))

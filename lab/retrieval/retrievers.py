@@ -1,0 +1,235 @@
+"""Retrievers: one interface, ``search(query, k, audience=None, min_score=None) -> list[Hit]``.
+
+Every retriever here scores the rows of a :class:`~lab.retrieval.corpus.SearchCorpus` and
+ranks them the same way:
+
+1. the permission filter comes first: rows outside the caller's audience are removed before
+   anything is ranked, so a top-k is never cut down afterwards and never silently shrinks;
+2. the abstain threshold comes second: rows scoring below ``min_score`` are not answers (no
+   result is better than an unrelated one), so fewer than ``k`` hits, or none, may come back;
+3. the ``k`` best remaining rows are returned, best first, equal scores in corpus row order.
+
+Cosine retrievers (TF-IDF, LSA, stored dense vectors) rank every visible row, even at cosine
+0; BM25, like Lucene, ranks only rows that contain at least one query term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+from lab.retrieval.corpus import Hit, SearchCorpus
+from lab.store import IndexStore, ModelMismatchError
+from lab.vectors import BM25, LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.vectors.estimator import Estimator
+from lab.vectors.search import top_k_rows
+
+__all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever"]
+
+TextAnalyzer = Callable[[str], list[str]]
+
+
+class Retriever(Estimator):
+    """What every retriever offers: ``fit(corpus)`` once, then ``search`` as often as needed."""
+
+    def fit(self, corpus: SearchCorpus) -> Retriever:
+        """Learn whatever the retriever needs from ``corpus``; returns self."""
+        raise NotImplementedError
+
+    def search(self, query: str, k: int = 10, audience: str | None = None,
+               min_score: float | None = None) -> list[Hit]:
+        """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
+        raise NotImplementedError
+
+
+class RowScorer(Retriever):
+    """A retriever that gives rows a score each; ranking, filtering and the threshold are shared here."""
+
+    def fit(self, corpus: SearchCorpus) -> RowScorer:
+        """Keep the corpus and fit the scoring model on its texts; returns self."""
+        if not isinstance(corpus, SearchCorpus):
+            raise TypeError(f"fit takes a SearchCorpus (SearchCorpus.from_chunks(chunks)), not {type(corpus).__name__}")
+        if len(corpus) == 0:
+            raise ValueError("the corpus has no chunks; a retriever needs at least one to search")
+        self._fit(corpus)
+        self.corpus_ = corpus
+        return self
+
+    def score(self, query: str) -> np.ndarray:
+        """The score of every row for ``query``, shape (n_rows,), in corpus order, before any filter."""
+        return self._score_and_eligible(query)[0]
+
+    def search(self, query: str, k: int = 10, audience: str | None = None,
+               min_score: float | None = None) -> list[Hit]:
+        """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
+        self._check_fitted("corpus_")
+        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
+            raise ValueError(f"k must be a positive integer, not {k!r}")
+        visible = self.corpus_.allowed(audience)  # before ranking: hidden rows never compete
+        scores, eligible = self._score_and_eligible(query)
+        keep = visible & eligible
+        if min_score is not None:
+            keep &= scores >= min_score
+        rows = np.flatnonzero(keep)
+        if rows.size == 0:
+            return []
+        return [self.corpus_.hit(int(rows[i]), score) for i, score in top_k_rows(scores[rows], int(k))]
+
+    def _fit(self, corpus: SearchCorpus) -> None:
+        raise NotImplementedError
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of every row and which rows may be ranked at all (all of them, for a cosine)."""
+        raise NotImplementedError
+
+
+def _cosines(matrix: sp.spmatrix | np.ndarray, query_vector: sp.spmatrix | np.ndarray) -> np.ndarray:
+    scores = matrix @ (query_vector.T if sp.issparse(query_vector) else np.ravel(query_vector))
+    scores = scores.toarray() if sp.issparse(scores) else np.asarray(scores)
+    return np.asarray(scores, dtype=np.float64).ravel()
+
+
+class TfidfRetriever(RowScorer):
+    """Cosine similarity between TF-IDF vectors (sublinear tf, smoothed idf, L2 rows), as in lesson 05.
+
+    Parameters
+    ----------
+    analyzer : callable ``text -> list[str]``
+        Terms of chunks and queries (Spanish stop words and digits dropped by default; pass
+        ``CJKBigramAnalyzer()`` for Chinese).
+
+    Attributes
+    ----------
+    vectorizer_ : the fitted :class:`~lab.vectors.TfidfVectorizer`.
+    matrix_ : scipy.sparse.csr_matrix of shape (n_rows, n_terms).
+    corpus_ : the corpus searched.
+    """
+
+    def __init__(self, analyzer: TextAnalyzer = WordAnalyzer()) -> None:
+        self.analyzer = analyzer
+
+    def _fit(self, corpus: SearchCorpus) -> None:
+        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer)
+        self.matrix_ = self.vectorizer_.fit_transform(corpus.texts)
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        self._check_fitted("matrix_")
+        scores = _cosines(self.matrix_, self.vectorizer_.transform([query]))
+        return scores, np.ones(scores.size, dtype=bool)
+
+
+class LsaRetriever(RowScorer):
+    """Cosine similarity between LSA vectors: a truncated SVD of the TF-IDF matrix (dense, offline).
+
+    Parameters
+    ----------
+    n_components : int
+        Dimensions kept (fewer when the corpus is small: see ``LsaVectorizer.n_components_``).
+    analyzer : callable, the TF-IDF analyzer underneath.
+    random_state : int, seed of ARPACK's start vector.
+
+    Attributes
+    ----------
+    vectorizer_ : the fitted TF-IDF vectorizer; lsa_ : the fitted ``LsaVectorizer``;
+    matrix_ : float32 ndarray of shape (n_rows, n_components_), unit rows; corpus_ : the corpus.
+    """
+
+    def __init__(self, n_components: int = 128, analyzer: TextAnalyzer = WordAnalyzer(), random_state: int = 0) -> None:
+        self.n_components = n_components
+        self.analyzer = analyzer
+        self.random_state = random_state
+
+    def _fit(self, corpus: SearchCorpus) -> None:
+        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer)
+        tfidf = self.vectorizer_.fit_transform(corpus.texts)
+        self.lsa_ = LsaVectorizer(n_components=self.n_components, random_state=self.random_state)
+        self.matrix_ = self.lsa_.fit_transform(tfidf)
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        self._check_fitted("matrix_")
+        vector = self.lsa_.transform(self.vectorizer_.transform([query]))[0]
+        scores = _cosines(self.matrix_, vector)
+        return scores, np.ones(scores.size, dtype=bool)
+
+
+class BM25Retriever(RowScorer):
+    """BM25 with Lucene's idf, ``ln(1 + (N - n_t + 0.5) / (n_t + 0.5))``, and Lucene's tf part.
+
+    The variant matters (rank-bm25's ``BM25Okapi`` uses Robertson's idf, floored, and the
+    textbook ``(k1 + 1)`` factor); this one scores exactly like bm25s with ``method="lucene"``.
+    Only rows containing at least one query term are ranked.
+
+    Parameters
+    ----------
+    k1, b : saturation of repeated terms and strength of length normalisation.
+    idf : "lucene" (default), "robertson" or "atire" (see :class:`lab.vectors.BM25`).
+    analyzer : callable ``text -> list[str]`` (``CJKBigramAnalyzer()`` for Chinese).
+
+    Attributes
+    ----------
+    bm25_ : the fitted :class:`~lab.vectors.BM25`; corpus_ : the corpus.
+    """
+
+    def __init__(self, k1: float = 1.5, b: float = 0.75, idf: str = "lucene",
+                 analyzer: TextAnalyzer = WordAnalyzer()) -> None:
+        self.k1 = k1
+        self.b = b
+        self.idf = idf
+        self.analyzer = analyzer
+
+    def _fit(self, corpus: SearchCorpus) -> None:
+        self.bm25_ = BM25(k1=self.k1, b=self.b, idf=self.idf, analyzer=self.analyzer).fit(corpus.texts)
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        self._check_fitted("bm25_")
+        columns = self.bm25_.query_terms(query)
+        scores = self.bm25_.score(query)
+        if not columns:
+            return scores, np.zeros(scores.size, dtype=bool)
+        matched = self.bm25_.weights_[:, sorted(set(columns))].getnnz(axis=1) > 0
+        return scores, np.asarray(matched).ravel()
+
+
+class StoredVectorRetriever(RowScorer):
+    """Cosine similarity against any model's vectors stored in an :class:`~lab.store.IndexStore`.
+
+    The chunk vectors come from the store (written by whichever model, Voyage AI or LSA); the
+    query vector comes from ``encode``, which must be the same model's query encoder.
+
+    Parameters
+    ----------
+    store : the index holding the vectors.
+    model : the model name the vectors are stored under.
+    encode : callable ``query -> ndarray of shape (dimension,)``, unit length.
+
+    Attributes
+    ----------
+    matrix_ : float32 ndarray of shape (n_rows, dimension), the stored vectors in corpus row order.
+    corpus_ : the corpus.
+    """
+
+    def __init__(self, store: IndexStore, model: str, encode: Callable[[str], np.ndarray]) -> None:
+        self.store = store
+        self.model = model
+        self.encode = encode
+
+    def _fit(self, corpus: SearchCorpus) -> None:
+        ids, vectors = self.store.vectors(self.model)
+        row_of = {chunk_id: row for row, chunk_id in enumerate(ids)}
+        missing = [chunk_id for chunk_id in corpus.ids if chunk_id not in row_of]
+        if missing:
+            raise ModelMismatchError(f"{len(missing)} chunks of the corpus have no {self.model!r} vector in the "
+                                     f"index (first: {missing[0]!r}); store vectors for every chunk, or build the "
+                                     f"corpus with SearchCorpus.from_store(store, {self.model!r})")
+        self.matrix_ = vectors[[row_of[chunk_id] for chunk_id in corpus.ids]]
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        self._check_fitted("matrix_")
+        vector = np.asarray(self.encode(query), dtype=np.float32).ravel()
+        if vector.shape[0] != self.matrix_.shape[1]:
+            raise ModelMismatchError(f"the query vector has dimension {vector.shape[0]} but {self.model!r} vectors "
+                                     f"have {self.matrix_.shape[1]}: encode queries with the model that made them")
+        scores = _cosines(self.matrix_, vector)
+        return scores, np.ones(scores.size, dtype=bool)
