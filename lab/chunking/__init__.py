@@ -13,7 +13,7 @@ Every chunker returns :class:`Chunk` records whose ``body`` is an exact slice of
 from lab.chunking.budgets import window_count
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
-    MARKERS_EN, MARKERS_ES, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
+    MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
     rich_text_plain,
 )
 from lab.chunking.markdown import MarkdownHeaderChunker
@@ -27,7 +27,7 @@ from lab.chunking.word_windows import SOURCE_SEPARATOR, WordWindowChunker, joine
 
 __all__ = [
     "TOKEN_PATTERN", "count_tokens", "token_spans",
-    "Markers", "MARKERS_ES", "MARKERS_EN", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
+    "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
     "flatten_blocks", "page_metadata", "rich_text_plain",
     "Chunk", "chunks_to_frame", "fingerprint",
     "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
