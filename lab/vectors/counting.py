@@ -28,6 +28,8 @@ Tokenizer = Callable[[str], list[str]]
 # Texts per batch: large enough that numpy's per-call overhead vanishes (128 chunks of 250 words
 # are 32,000 words), small enough that one batch's temporaries stay near 10 MB.
 _BATCH = 128
+# Below this many characters in a batch, splitting with the regex is faster than with numpy.
+_NUMPY_MIN_CHARACTERS = 5_000
 
 
 class _TermIds(Protocol):
@@ -177,7 +179,8 @@ def count_known_terms(texts: Iterable[str], analyzer: Tokenizer, vocabulary: dic
 
 def _distinct_terms(batch: Sequence[str], analyzer: Tokenizer, split: Tokenizer) -> tuple[np.ndarray, list[str], np.ndarray]:
     """``(codes, terms, lengths)``: ``terms[codes[i]]`` is occurrence ``i``, ``lengths`` per text."""
-    if _finds_words_with_numpy(analyzer):
+    # numpy's fixed cost per call only pays off from a few thousand characters (a query is ~50)
+    if _finds_words_with_numpy(analyzer) and sum(map(len, batch)) >= _NUMPY_MIN_CHARACTERS:
         try:
             return word_runs(batch, analyzer.lowercase)
         except WordCollision:
