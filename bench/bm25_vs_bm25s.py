@@ -14,7 +14,7 @@ import bm25s
 import numpy as np
 
 from bench.corpus import generated_corpus, generated_queries
-from bench.measure import Row, format_table, seconds
+from bench.measure import Row, format_table, paired_seconds
 from lab.vectors import BM25, SPANISH_STOP_WORDS
 
 SIZES = (20_000, 100_000)
@@ -64,10 +64,11 @@ def main(sizes: Sequence[int] = SIZES, repeat: int = 3, n_queries: int = N_QUERI
         lab_results = [lab_index.top_k(query, K) for query in queries]
         documents, scores = _agreement(lab_results, _bm25s_search(their_index, queries))
         check = f"same top-{K} scores for {scores:.1%}, same documents for {documents:.1%} of {n_queries:,} queries"
-        rows.append(Row("bm25 index time", size, "s", seconds(lambda: BM25().fit(corpus.texts), repeat),
-                        seconds(lambda: _bm25s_index(corpus.texts), repeat), "bm25s"))
-        lab_seconds = seconds(lambda: [lab_index.top_k(query, K) for query in queries], repeat)
-        their_seconds = seconds(lambda: _bm25s_search(their_index, queries), repeat)
+        index_seconds = paired_seconds(lambda: BM25().fit(corpus.texts), lambda: _bm25s_index(corpus.texts), repeat)
+        rows.append(Row("bm25 index time", size, "s", *index_seconds, "bm25s"))
+        lab_seconds, their_seconds = paired_seconds(
+            lambda: [lab_index.top_k(query, K) for query in queries], lambda: _bm25s_search(their_index, queries), repeat
+        )
         rows.append(Row(f"bm25 queries per second (top {K})", size, "q/s", n_queries / lab_seconds,
                         n_queries / their_seconds, "bm25s", check))
     return rows

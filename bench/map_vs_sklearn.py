@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.decomposition import PCA
 
 from bench.corpus import generated_corpus
-from bench.measure import Row, format_table, peak_bytes, seconds
+from bench.measure import Row, format_table, paired_seconds, peak_bytes
 from lab.vectors import TfidfVectorizer, svd_map
 
 SIZES = (20_000,)
@@ -36,7 +36,7 @@ def main(sizes: Sequence[int] = SIZES, repeat: int = 3) -> list[Row]:
         gap = np.abs(ours.explained_variance_ratio_ - theirs.explained_variance_ratio_).max()
         check = (f"{ours.solver_}; explained variance {ours.explained_variance_ratio_.sum():.4f}, "
                  f"max |diff| {gap:.1e}")
-        rows.append(Row("map (2 components) time", size, "s", seconds(lab, repeat), seconds(sklearn, repeat), "PCA arpack", check))
+        rows.append(Row("map (2 components) time", size, "s", *paired_seconds(lab, sklearn, repeat), "PCA arpack", check))
         rows.append(Row("map (2 components) peak memory", size, "MB", peak_bytes(lab), peak_bytes(sklearn), "PCA arpack"))
     return rows
 

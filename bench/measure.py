@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Row", "seconds", "peak_bytes", "format_table"]
+__all__ = ["Row", "paired_seconds", "peak_bytes", "format_table"]
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,23 @@ class Row:
         return self.lab / self.reference if self.reference else float("nan")
 
 
-def seconds(call: Callable[[], Any], repeat: int = 1) -> float:
-    """Best wall time of ``repeat`` runs of ``call``, in seconds."""
-    best = float("inf")
+def _seconds(call: Callable[[], Any]) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def paired_seconds(lab: Callable[[], Any], reference: Callable[[], Any], repeat: int = 3) -> tuple[float, float]:
+    """Best wall time of ``repeat`` runs of each call, in seconds, running them in turn.
+
+    Alternating lab, reference, lab, ... spreads any slow spell of a shared machine over both.
+    """
+    lab_times, reference_times = [], []
     for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - start)
-    return best
+        lab_times.append(_seconds(lab))
+        reference_times.append(_seconds(reference))
+    return min(lab_times), min(reference_times)
 
 
 def peak_bytes(call: Callable[[], Any]) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from sklearn.feature_extraction.text import TfidfVectorizer as SklearnTfidf
 
 from bench.corpus import generated_corpus
-from bench.measure import Row, format_table, peak_bytes, seconds
+from bench.measure import Row, format_table, paired_seconds, peak_bytes
 from lab.vectors import TfidfVectorizer, WordAnalyzer
 
 SIZES = (20_000, 100_000)
@@ -35,7 +35,7 @@ def main(sizes: Sequence[int] = SIZES, repeat: int = 3) -> list[Row]:
         ours, theirs = lab(), sklearn()  # also warms both up
         check = f"max |diff| {abs(ours - theirs).max():.1e}, {ours.shape[1]:,} terms"
         del ours, theirs
-        rows.append(Row("tfidf fit+transform time", size, "s", seconds(lab, repeat), seconds(sklearn, repeat), "scikit-learn", check))
+        rows.append(Row("tfidf fit+transform time", size, "s", *paired_seconds(lab, sklearn, repeat), "scikit-learn", check))
         rows.append(Row("tfidf fit+transform peak memory", size, "MB", peak_bytes(lab), peak_bytes(sklearn), "scikit-learn"))
     return rows
 

@@ -18,7 +18,8 @@ from lab.vectors.lsa import LsaVectorizer
 from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
 from lab.vectors.search import Hit, cosine_top_k, label_hits, top_k_rows
 from lab.vectors.svd_map import GRAM_MAX_ROWS, SvdMap, svd_map
-from lab.vectors.tfidf import TfidfVectorizer, normalize_rows
+from lab.vectors.sparse_rows import normalize_rows
+from lab.vectors.tfidf import TfidfVectorizer
 
 __all__ = [
     "Analyzer",

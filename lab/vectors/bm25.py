@@ -32,6 +32,7 @@ from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import learn_counts
 from lab.vectors.estimator import Estimator
 from lab.vectors.search import top_k_rows
+from lab.vectors.sparse_rows import entry_chunks, rows_of
 
 __all__ = ["BM25", "BM25_IDF"]
 
@@ -113,9 +114,11 @@ class BM25(Estimator):
         avgdl = float(doc_lengths.mean())
         idf = BM25_IDF[self.idf](n_docs, document_frequency.astype(np.float64))
         length_norm = self.k1 * (1 - self.b + self.b * doc_lengths / (avgdl if avgdl > 0 else 1.0))
-        tf = counts.data.astype(np.float64)
-        rows = np.repeat(np.arange(n_docs), np.diff(counts.indptr))
-        weights = idf[counts.indices] * tf / (tf + length_norm[rows])
+        weights = np.empty(counts.nnz, dtype=np.float64)
+        for entries in entry_chunks(counts.nnz):
+            tf = counts.data[entries].astype(np.float64)
+            saturation = tf / (tf + length_norm[rows_of(counts.indptr, entries)])
+            weights[entries] = idf[counts.indices[entries]] * saturation
         self.vocabulary_ = {term: column for column, term in enumerate(terms)}
         self.idf_ = idf
         self.doc_lengths_ = doc_lengths

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from lab.vectors.tfidf import normalize_rows
+from lab.vectors.sparse_rows import normalize_rows
 
 __all__ = ["nearest_neighbours", "nearest_neighbour_purity"]
 

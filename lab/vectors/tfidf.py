@@ -14,7 +14,7 @@ tens of thousands of columns, and memory grows with those non-zeros only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,8 +22,9 @@ import scipy.sparse as sp
 from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import count_known_terms, learn_counts
 from lab.vectors.estimator import Estimator
+from lab.vectors.sparse_rows import entry_chunks, normalize_rows
 
-__all__ = ["TfidfVectorizer", "normalize_rows"]
+__all__ = ["TfidfVectorizer"]
 
 _NORMS = ("l2", "l1", None)
 
@@ -116,44 +117,9 @@ class TfidfVectorizer(Estimator):
         if self.sublinear_tf:
             np.log(weights, out=weights)
             weights += 1
-        for entries in _chunks(weights.size):
+        for entries in entry_chunks(weights.size):
             weights[entries] *= self.idf_[counts.indices[entries]]
         matrix = sp.csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape)
         if self.norm is not None:
             normalize_rows(matrix, self.norm)
         return matrix.astype(self.dtype, copy=False)
-
-
-# Stored entries handled at once: temporaries stay near 2 MB however large the matrix is.
-_CHUNK = 1 << 18
-
-
-def _chunks(n_entries: int) -> Iterator[slice]:
-    """Consecutive runs of at most ``_CHUNK`` stored entries."""
-    for start in range(0, n_entries, _CHUNK):
-        yield slice(start, min(start + _CHUNK, n_entries))
-
-
-def _rows_of(indptr: np.ndarray, entries: slice) -> np.ndarray:
-    """The row of each stored entry in a run of a CSR matrix's entries."""
-    return np.searchsorted(indptr, np.arange(entries.start, entries.stop), side="right") - 1
-
-
-def normalize_rows(matrix: sp.csr_matrix, norm: str = "l2") -> sp.csr_matrix:
-    """Scale every row of a CSR matrix to unit ``norm`` ("l2" or "l1") in place; zero rows stay zero.
-
-    The matrix must be in canonical form (no duplicate entries), as every matrix built here is.
-    """
-    if norm not in ("l2", "l1"):
-        raise ValueError(f'norm must be "l2" or "l1", not {norm!r}')
-    data, n_rows = matrix.data, matrix.shape[0]
-    sums = np.zeros(n_rows, dtype=np.float64)
-    for entries in _chunks(data.size):
-        values = data[entries]
-        squares_or_sizes = values * values if norm == "l2" else np.abs(values)
-        sums += np.bincount(_rows_of(matrix.indptr, entries), weights=squares_or_sizes, minlength=n_rows)
-    row_norm = np.sqrt(sums) if norm == "l2" else sums
-    scale = np.divide(1.0, row_norm, out=np.zeros_like(row_norm), where=row_norm > 0)
-    for entries in _chunks(data.size):
-        data[entries] *= scale[_rows_of(matrix.indptr, entries)]
-    return matrix
