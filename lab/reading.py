@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from lab.client import NotionClient, iterate_paginated_api, walk_blocks
+from lab.chunking.flatten import page_metadata
 from lab.client.traversal import WalkReport
 from lab.notion.richtext import plain_text
 
@@ -26,10 +27,7 @@ TYPE_PROPERTY = "Tipo"
 
 def page_title(page: dict[str, Any]) -> str:
     """The plain text of a page's title property, whatever the property is called."""
-    for prop in page.get("properties", {}).values():
-        if prop.get("type") == "title":
-            return plain_text(prop["title"])
-    return ""
+    return page_metadata(page)["title"]
 
 
 def page_property(page: dict[str, Any], name: str) -> Any:
@@ -67,8 +65,8 @@ class PageRead:
 
     def metadata(self) -> dict[str, str]:
         """What every chunk of the page carries: id, title, type, edited time, url."""
-        return {"id": self.id, "title": self.title, "type": self.type, "edited": self.edited,
-                "url": self.page.get("url", "")}
+        meta = page_metadata(self.page, TYPE_PROPERTY)
+        return meta | {"type": meta["type"] or "", "url": meta["url"] or ""}
 
 
 @dataclass

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 import zlib
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta, timezone
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from lab.chunking.tokens import count_tokens
 from lab.paths import DATA_DIR
 
 from .trigo_lento.allergens import ALLERGEN_PAGES
@@ -244,12 +244,9 @@ def page_texts(page: dict[str, Any]) -> list[str]:
     return texts
 
 
-_LAB_TOKEN = re.compile(r"\w+|[^\w\s]")
-
-
 def _summary(spec: dict[str, Any]) -> str:
     publishable = [page for page in spec["pages"] if page["publishable"]]
-    tokens = [sum(len(_LAB_TOKEN.findall(text)) for text in page_texts(page)) for page in publishable]
+    tokens = [sum(count_tokens(text) for text in page_texts(page)) for page in publishable]
     blocks = sum(1 for page in spec["pages"] for _ in iter_blocks(page["blocks"]))
     return (f"{len(spec['pages'])} pages ({len(publishable)} publishable), {blocks} blocks; publishable pages "
             f"hold {sum(tokens):,} lab tokens ({min(tokens)} to {max(tokens)} per page)")

@@ -82,14 +82,18 @@ class ContextParams:
 DEFAULT_PARAMS = ContextParams()
 
 
-def _turn(t: int) -> int:
+def _whole_at_least_one(value: int, wrong_type: str, too_small: str) -> int:
     try:
-        t = operator.index(t)
+        value = operator.index(value)
     except TypeError:
-        raise TypeError(f"turn must be a whole number, got {t!r}") from None
-    if t < 1:
-        raise ValueError(f"turns are numbered from 1, got t={t}")
-    return t
+        raise TypeError(f"{wrong_type}, got {value!r}") from None
+    if value < 1:
+        raise ValueError(f"{too_small}, got {value}")
+    return value
+
+
+def _turn(t: int) -> int:
+    return _whole_at_least_one(t, "turn must be a whole number", "turns are numbered from 1")
 
 
 def history_context(t: int, params: ContextParams = DEFAULT_PARAMS) -> int:
@@ -117,13 +121,7 @@ _PER_TURN = {"history": history_context, "summary": summary_context, "retrieval"
 
 
 def _turn_count(T: int) -> int:
-    try:
-        T = operator.index(T)
-    except TypeError:
-        raise TypeError(f"T (number of turns) must be a whole number, got {T!r}") from None
-    if T < 1:
-        raise ValueError(f"T (number of turns) must be >= 1, got {T}")
-    return T
+    return _whole_at_least_one(T, "T (number of turns) must be a whole number", "T (number of turns) must be >= 1")
 
 
 def context_table(T: int = 30, params: ContextParams = DEFAULT_PARAMS) -> pd.DataFrame:
