@@ -9,27 +9,30 @@ PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraint
 .PHONY: run test lab bench clean
 
 $(PY):
-	$(PYTHON) -m venv $(VENV)
+	@echo "creating .venv with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.run-installed: pyproject.toml constraints.txt | $(PY)
-	$(PIP) -e .
+	@echo "installing pinned dependencies into .venv (first run only, about a minute)"
+	@$(PIP) -e .
 	@touch $@
 
 $(VENV)/.test-installed: $(VENV)/.run-installed
-	$(PIP) -e ".[dev]"
+	@echo "installing the test references into .venv (first test run only, about a minute)"
+	@$(PIP) -e ".[dev]"
 	@touch $@
 
 ## run: execute every lesson in order, regenerate data/tables and data/figures, print a summary
 run: $(VENV)/.run-installed
-	$(PY) -m lab.pipeline run
+	@$(PY) -m lab.pipeline run
 
-## test: unit, property and fault-injection tests, strict nbval on the notebooks, table drift
+## test: unit, property and fault-injection tests, lessons re-run cell by cell, strict nbval, drift
 test: $(VENV)/.test-installed
 	$(PY) -m pytest
 
-## lab: open the lessons in JupyterLab
+## lab: JupyterLab at the repository root with lesson 01 open; prints the address to open
 lab: $(VENV)/.run-installed
-	$(VENV)/bin/jupyter lab notebooks/
+	@$(PY) -m lab.course.jupyterlab
 
 ## bench: performance ratios against reference libraries, measured in one process
 bench: $(VENV)/.test-installed

@@ -9,18 +9,43 @@ unchanged code leaves ``git status`` clean. It ends with a one-screen summary.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 import tempfile
+import textwrap
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+from jupyter_client.manager import KernelManager
+from traitlets import default
 
 from lab.paths import NOTEBOOKS_DIR, tables_dir
 from lab.summary import key_figures
 
-__all__ = ["lesson_paths", "execute_lesson", "normalise_notebook", "main"]
+__all__ = ["lesson_paths", "execute_lesson", "normalise_notebook", "QuietKernelManager", "main"]
+
+PROGRESS_EVERY_S = 5.0  # a lesson running longer than this reports which cell it is on
+
+
+class QuietKernelManager(KernelManager):
+    """Kernels on Unix sockets: nothing listens on a TCP port, so ipykernel has no reason to warn
+    that it runs over unencrypted TCP (Windows has no IPC transport and keeps TCP)."""
+
+    @default("transport")
+    def _default_transport(self) -> str:
+        return "tcp" if os.name == "nt" else "ipc"
+
+    @default("ip")
+    def _default_ip(self) -> str:
+        if self.transport != "ipc":
+            return super()._ip_default()
+        # an absolute socket path: the kernel runs in the lesson's folder, the client may not
+        return os.path.join(tempfile.gettempdir(), f"lab-kernel-{uuid.uuid4().hex}-ipc")
 
 
 @dataclass(frozen=True)
@@ -50,23 +75,45 @@ def _coalesce_streams(outputs: list) -> list:
     return merged
 
 
-def normalise_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def normalise_notebook(nb: dict) -> dict:
     """Drop what varies between runs (papermill timings, interpreter patch version, stream
-    flushing), keep execution counts."""
-    nb.metadata.pop("papermill", None)
-    nb.metadata.get("language_info", {}).pop("version", None)
-    for cell in nb.cells:
-        cell.metadata.pop("papermill", None)
-        cell.metadata.pop("execution", None)
-        if "tags" in cell.metadata and not cell.metadata["tags"]:
-            del cell.metadata["tags"]
-        if cell.cell_type == "code":
-            cell.outputs = _coalesce_streams(cell.outputs)
+    flushing), keep execution counts. Works in place on a NotebookNode or the plain dict a
+    Jupyter server is about to save, and returns it."""
+    nb["metadata"].pop("papermill", None)
+    nb["metadata"].get("language_info", {}).pop("version", None)
+    for cell in nb["cells"]:
+        cell["metadata"].pop("papermill", None)
+        cell["metadata"].pop("execution", None)
+        if "tags" in cell["metadata"] and not cell["metadata"]["tags"]:
+            del cell["metadata"]["tags"]
+        if cell["cell_type"] == "code":
+            cell["outputs"] = _coalesce_streams(cell["outputs"])
     return nb
 
 
-def execute_lesson(path: Path, output: Path | None = None, cwd: Path = NOTEBOOKS_DIR) -> None:
-    """Run one notebook top to bottom with papermill and write it, normalised, to ``output``."""
+class _Progress:
+    """Prints, at most every few seconds, which code cell a long lesson has reached."""
+
+    def __init__(self, path: Path, report: Callable[[str], None]) -> None:
+        nb = nbformat.read(path, as_version=4)
+        self.code_cells = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+        self.report = report
+        self.started = self.last = time.monotonic()
+
+    def __call__(self, cell_index: int, **_: object) -> None:
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S and cell_index in self.code_cells:
+            done = self.code_cells.index(cell_index) + 1
+            self.report(f"    cell {done} of {len(self.code_cells)} done after {now - self.started:.0f} s")
+            self.last = now
+
+
+def execute_lesson(path: Path, output: Path | None = None, cwd: Path = NOTEBOOKS_DIR,
+                   report: Callable[[str], None] | None = None) -> None:
+    """Run one notebook top to bottom with papermill and write it, normalised, to ``output``.
+
+    ``report`` receives a progress line every few seconds while the lesson runs.
+    """
     import papermill  # imported here: it is slow to import and only this function needs it
 
     output = output or path
@@ -79,6 +126,8 @@ def execute_lesson(path: Path, output: Path | None = None, cwd: Path = NOTEBOOKS
             cwd=str(cwd),
             progress_bar=False,
             request_save_on_cell_execute=False,
+            kernel_manager_class=QuietKernelManager,
+            on_cell_executed=_Progress(path, report) if report else None,
         )
         nb = normalise_notebook(nbformat.read(executed, as_version=4))
     nbformat.write(nb, output)
@@ -87,11 +136,11 @@ def execute_lesson(path: Path, output: Path | None = None, cwd: Path = NOTEBOOKS
 def run_all(paths: list[Path]) -> list[LessonResult]:
     """Execute each lesson; a failing lesson is reported and left untouched, the others still run."""
     results = []
-    for path in paths:
+    for number, path in enumerate(paths, start=1):
         started = time.monotonic()
-        print(f"running {path.name} ...", flush=True)
+        print(f"[{number}/{len(paths)}] {path.stem}", flush=True)
         try:
-            execute_lesson(path)
+            execute_lesson(path, report=lambda line: print(line, flush=True))
         except Exception as exc:  # papermill raises PapermillExecutionError with the failing cell
             results.append(LessonResult(path.stem, False, time.monotonic() - started, _describe_failure(exc)))
         else:
@@ -108,18 +157,30 @@ def _describe_failure(exc: Exception) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
-def print_summary(results: list[LessonResult]) -> None:
-    """One line per lesson: name, status, wall seconds for this run, and its key figures."""
-    print()
-    print(f"{'lesson':<34} {'status':<7} {'secs':>5}  key figures")
-    print("-" * 100)
+def summary_lines(results: list[LessonResult], width: int = 0) -> list[str]:
+    """The run summary as lines no wider than ``width`` (the terminal's, at least 80): one row per
+    lesson with its status, wall seconds and key figures, the figures wrapped in their column."""
+    width = width or max(80, shutil.get_terminal_size((120, 24)).columns)
     tables = tables_dir()
+    name_width = max([len("lesson")] + [len(r.name) for r in results])
+    head = f"{'lesson':<{name_width}}  {'status':<6}  {'secs':>5}  "
+    figure_width = max(20, width - len(head))
+    lines = [head + "key figures", "-" * min(width, len(head) + figure_width)]
     for r in results:
-        status = "ok" if r.ok else "FAILED"
         figures = key_figures(r.name, tables) if r.ok else r.error
-        print(f"{r.name:<34} {status:<7} {r.seconds:5.1f}  {figures}")
+        wrapped = textwrap.wrap(figures, figure_width) or [""]
+        lines.append(f"{r.name:<{name_width}}  {'ok' if r.ok else 'FAILED':<6}  {r.seconds:5.1f}  {wrapped[0]}")
+        lines.extend(" " * len(head) + more for more in wrapped[1:])
+    lines.append(lines[1])
+    return lines
+
+
+def print_summary(results: list[LessonResult]) -> None:
+    """Print :func:`summary_lines`, then where the tables are and which lessons failed."""
+    print()
+    print("\n".join(summary_lines(results)))
+    tables = tables_dir()
     failed = [r.name for r in results if not r.ok]
-    print("-" * 100)
     print(f"{len(results) - len(failed)} of {len(results)} lessons ran; tables in {tables}")
     if failed:
         print("failed: " + ", ".join(failed))
@@ -130,11 +191,22 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="execute every lesson in order and print a summary")
     run.add_argument("lessons", nargs="*", help="lesson prefixes to run (e.g. 01 03); all by default")
+    rerun = sub.add_parser("rerun", help="run each code cell twice in a row and list the cells whose output changes")
+    rerun.add_argument("lessons", nargs="*", help="lesson prefixes (e.g. 06); all by default")
     args = parser.parse_args(argv)
 
     paths = lesson_paths()
     if args.lessons:
         paths = [p for p in paths if any(p.name.startswith(prefix) for prefix in args.lessons)]
+    if args.command == "rerun":
+        from lab.course.rerun import rerun_each_cell
+
+        changed = {path.stem: rerun_each_cell(path) for path in paths}
+        for name, changes in changed.items():
+            print(f"{name}: {'every cell re-runs identically' if not changes else f'{len(changes)} cells change'}")
+            for change in changes:
+                print(textwrap.indent(str(change), "  "))
+        return 0 if not any(changed.values()) else 1
     results = run_all(paths)
     print_summary(results)
     return 0 if all(r.ok for r in results) else 1

@@ -31,3 +31,17 @@ def test_committed_lessons_are_already_normalised() -> None:
     for path in lesson_paths():
         nb = nbformat.read(path, as_version=4)
         assert nbformat.writes(normalise_notebook(nbformat.read(path, as_version=4))) == nbformat.writes(nb), path.name
+
+
+def test_the_run_summary_fits_its_width_and_wraps_long_key_figures(tmp_path, monkeypatch) -> None:
+    from lab import pipeline
+    from lab.pipeline import LessonResult, summary_lines
+
+    monkeypatch.setattr(pipeline, "key_figures", lambda name, tables: "figure " * 30)
+    results = [LessonResult("02_a_client_that_respects_rate_limits", True, 18.8),
+               LessonResult("03_x", False, 1.0, "cell 4: ValueError: bad")]
+    lines = summary_lines(results, width=90)
+    assert all(len(line) <= 90 for line in lines)
+    assert any(line.startswith("02_a_client_that_respects_rate_limits  ok") for line in lines)
+    assert any("FAILED" in line and "cell 4: ValueError" in line for line in lines)
+    assert sum("figure" in line for line in lines) > 2  # wrapped, not cut

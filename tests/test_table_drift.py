@@ -33,3 +33,9 @@ def test_drift_report_names_the_file_and_first_differing_row(tmp_path: Path) -> 
     assert drifts["t.csv"].row == 2
     assert "3,4" in str(drifts["t.csv"]) and "3,5" in str(drifts["t.csv"])
     assert drifts["gone.csv"].row is None and "not regenerated" in str(drifts["gone.csv"])
+
+
+@pytest.mark.after_notebooks
+def test_every_chart_redraws_to_the_same_bytes(regenerated_outputs: Path) -> None:
+    drifts = compare_tables(DATA_DIR / "figures", regenerated_outputs / "figures", pattern="*.png")
+    assert not drifts, "charts moved:\n" + "\n".join(str(d) for d in drifts)

@@ -1,0 +1,122 @@
+"""Exercises a learner can try: a marked place to answer, and a checker that says what it expected.
+
+A lesson's exercise cell leaves ``...`` where the learner writes, and ends with
+``exercise(n).check(name=value, ...)``. Untouched, the cell reports "not answered yet" (so the
+lesson still runs top to bottom); answered, it says which values match and, for those that do
+not, what was expected, what it got, and a hint. The worked solution calls
+``exercise(n).assert_solved(...)``, which raises :class:`ExerciseMismatch` with the same
+message, so a solution that drifts from its lesson fails the tests.
+
+Expected values are computed by the lesson's own code in ``lab.course``, never typed in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+__all__ = ["Exercise", "Feedback", "ExerciseMismatch", "same_value"]
+
+
+class ExerciseMismatch(AssertionError):
+    """A worked solution no longer gives the lesson's expected values."""
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What the checker says about one attempt; shown as plain text when a cell ends with it."""
+
+    title: str
+    status: str  # "unanswered", "correct" or "not yet"
+    lines: tuple[str, ...] = ()
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "correct"
+
+    def __str__(self) -> str:
+        return "\n".join([f"{self.title} · {self.status}"] + [f"  {line}" for line in self.lines])
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython's plain-text display
+        printer.text(str(self))
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def same_value(expected: Any, got: Any, rel: float = 0.0, abs_: float = 0.0) -> bool:
+    """Equality a learner would accept: numbers within a tolerance, strings without case or
+    surrounding spaces, any collection of strings compared as a set when expected is a set."""
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return isinstance(got, bool) and expected == got
+    if isinstance(expected, (int, float)) and isinstance(got, (int, float)):
+        return math.isclose(float(expected), float(got), rel_tol=rel, abs_tol=abs_)
+    if isinstance(expected, str) and isinstance(got, str):
+        return expected.strip().casefold() == got.strip().casefold()
+    if isinstance(expected, (set, frozenset)) and isinstance(got, (set, frozenset, list, tuple)):
+        return {_fold(x) for x in expected} == {_fold(x) for x in got}
+    return expected == got
+
+
+def _fold(value: Any) -> Any:
+    return value.strip().casefold() if isinstance(value, str) else value
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(repr(v) for v in value)) + "}"
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: the names the learner fills in, how to compute the expected values, a hint.
+
+    ``expected`` is called at most once, on the first check. ``tolerance`` maps a name to a
+    relative tolerance for numbers (exact when absent); ``absolute`` to an absolute one.
+    """
+
+    title: str
+    expected: Callable[[], Mapping[str, Any]]
+    hint: str
+    tolerance: Mapping[str, float] = field(default_factory=dict)
+    absolute: Mapping[str, float] = field(default_factory=dict)
+
+    @cached_property
+    def _expected(self) -> Mapping[str, Any]:
+        return dict(self.expected())
+
+    def check(self, **answers: Any) -> Feedback:
+        """Compare the learner's values with the expected ones; never raises for a wrong answer."""
+        unknown = sorted(set(answers) - set(self._expected))
+        if unknown:
+            raise TypeError(f"{self.title} asks for {', '.join(sorted(self._expected))}; "
+                            f"it has no answer named {', '.join(unknown)}")
+        blank = [name for name in self._expected if answers.get(name, ...) is ...]
+        if blank:
+            return Feedback(self.title, "unanswered",
+                            (f"replace the ... after {', '.join(blank)} with your answer, then run the cell again",))
+        wrong = [name for name in self._expected if not self._matches(name, answers[name])]
+        if not wrong:
+            return Feedback(self.title, "correct", tuple(f"{name} = {_show(answers[name])}" for name in self._expected))
+        lines = [f"{name}: expected {_show(self._expected[name])}, got {_show(answers[name])}" for name in wrong]
+        right = [name for name in self._expected if name not in wrong]
+        if right:
+            lines.append("right: " + ", ".join(right))
+        return Feedback(self.title, "not yet", tuple(lines) + (f"hint: {self.hint}",))
+
+    def assert_solved(self, **answers: Any) -> Feedback:
+        """Like :meth:`check`, but a solution that does not give the expected values raises."""
+        feedback = self.check(**answers)
+        if not feedback.solved:
+            raise ExerciseMismatch(str(feedback))
+        return feedback
+
+    def _matches(self, name: str, got: Any) -> bool:
+        return same_value(self._expected[name], got, rel=self.tolerance.get(name, 0.0),
+                          abs_=self.absolute.get(name, 0.0))

@@ -1,0 +1,161 @@
+"""The lessons as a learner sees them: JupyterLab in headless Chromium, every cell run from the UI.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them) and Selenium,
+which drives the system browser (no browser download). Without them this test is skipped with
+one line, unless ``LAB_REQUIRE_BROWSER=1`` (set by CI) turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from lab.course.jupyterlab import free_port, jupyterlab_command
+from lab.paths import NOTEBOOKS_DIR
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+LESSONS = ["02_a_client_that_respects_rate_limits.ipynb", "04_chunking_strategies.ipynb"]
+RUN_TIMEOUT_S = 300
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook in the active tab
+
+
+def _missing() -> str:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not Path(path).exists():
+            return f"{package} is not installed (apt-get install chromium chromium-driver)"
+    return ""
+
+
+def _need_browser() -> None:
+    reason = _missing()
+    if reason and os.environ.get("LAB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}")
+    if reason:
+        pytest.skip(f"browser test skipped: {reason}")
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(tmp_path_factory: pytest.TempPathFactory):
+    """JupyterLab on a free loopback port, serving a copy of the lessons; yields (url, root)."""
+    _need_browser()
+    root = tmp_path_factory.mktemp("jupyterlab-root")
+    (root / "notebooks").mkdir()
+    for lesson in NOTEBOOKS_DIR.glob("*.ipynb"):
+        shutil.copy(lesson, root / "notebooks" / lesson.name)
+    port, token = free_port(), "lab-browser-test"
+    env = os.environ | {"JUPYTER_RUNTIME_DIR": str(root / ".runtime"), "JUPYTER_CONFIG_DIR": str(root / ".config"),
+                        "JUPYTER_DATA_DIR": str(root / ".data")}
+    server = subprocess.Popen(jupyterlab_command(port, token, open_browser=False, root=root), env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail("JupyterLab did not start: " + server.stderr.read().decode(errors="replace")[-2000:])
+            time.sleep(0.5)
+    yield base, token, root
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _wait(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.5)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def _click_menu(driver, menu: str, item: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.XPATH, f"//div[contains(@class,'lm-MenuBar-itemLabel') and text()='{menu}']").click()
+    _wait(lambda: driver.find_elements(By.XPATH, f"//div[contains(@class,'lm-Menu-itemLabel') and text()='{item}']"),
+          10, f"menu item {menu} > {item}")[0].click()
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda name: name[:2])
+def test_a_lesson_runs_from_the_jupyterlab_ui_and_shows_its_charts(jupyterlab, browser, lesson: str) -> None:
+    import nbformat
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    base, token, root = jupyterlab
+    committed = nbformat.read(NOTEBOOKS_DIR / lesson, as_version=4)
+    code_cells = sum(cell.cell_type == "code" for cell in committed.cells)
+    chart_cells = sum(any("image/png" in out.get("data", {}) for out in cell.get("outputs", []))
+                      for cell in committed.cells)
+
+    browser.get(f"{base}/lab/tree/notebooks/{lesson}?token={token}")
+    _wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-CodeCell")) == code_cells, 60,
+          f"{code_cells} code cells on the page")
+    _wait(lambda: "Idle" in browser.find_element(By.ID, "jp-main-statusbar").text, 60, "an idle kernel")
+    _click_menu(browser, "Edit", "Clear Outputs of All Cells")  # so that only this run can number the prompts
+    _wait(lambda: not browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-RenderedImage img"), 10, "cleared outputs")
+    _click_menu(browser, "Kernel", "Restart Kernel and Run All Cells…")
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".jp-Dialog .jp-mod-accept"), 10, "the restart dialog")[0].click()
+
+    def finished() -> bool:
+        prompts = [e.text.strip() for e in browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-CodeCell .jp-InputPrompt")]
+        return len(prompts) == code_cells and all(p.startswith("[") and "*" not in p and p != "[ ]:" for p in prompts)
+
+    _wait(finished, RUN_TIMEOUT_S, "every cell to finish")
+    prompts = [e.text.strip() for e in browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-CodeCell .jp-InputPrompt")]
+    browser.save_screenshot(str(root / f"{lesson}.png"))
+
+    errors = browser.find_elements(By.CSS_SELECTOR,
+                                    f'{PANEL} .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
+    assert not errors, f"{lesson}: error output in the browser: " + errors[0].text[:500]
+    assert prompts == [f"[{n}]:" for n in range(1, code_cells + 1)], f"{lesson}: execution counts {prompts}"
+    images = browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-RenderedImage img")
+    assert chart_cells > 0 and len(images) == chart_cells, f"{lesson}: {len(images)} pictures for {chart_cells} charts"
+    assert all(img.get_attribute("naturalWidth") not in (None, "0") for img in images), "a chart did not load"
+
+    browser.find_element(By.CSS_SELECTOR, f"{PANEL} .jp-Notebook").click()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "s")
+    saved = root / "notebooks" / lesson
+    _wait(lambda: not browser.find_elements(By.CSS_SELECTOR, ".lm-TabBar-tab.jp-mod-current.jp-mod-dirty"), 20,
+          "the save to finish")
+    time.sleep(1)
+    assert saved.read_bytes() == (NOTEBOOKS_DIR / lesson).read_bytes(), (
+        f"{lesson}: running and saving in JupyterLab changed the file (git status would show it)")
+    _click_menu(browser, "File", "Close and Shut Down Notebook…")
+    for button in browser.find_elements(By.CSS_SELECTOR, ".jp-Dialog .jp-mod-accept"):
+        button.click()

@@ -1,0 +1,64 @@
+"""Exercise checkers: untouched cells report 'not answered yet', wrong answers name expected and got."""
+
+from __future__ import annotations
+
+import pytest
+
+from lab.course.exercises import Exercise, ExerciseMismatch, same_value
+
+calls: list[int] = []
+
+
+def _expected() -> dict:
+    calls.append(1)
+    return {"requests": 180, "seconds": 60.0, "pages": {"Política de cancelaciones"}}
+
+
+def _exercise() -> Exercise:
+    return Exercise("Exercise 3", _expected, hint="the window budget is 180", tolerance={"seconds": 0.01})
+
+
+def test_an_untouched_cell_reports_not_answered_and_names_the_blanks() -> None:
+    feedback = _exercise().check(requests=..., seconds=..., pages=...)
+    assert feedback.status == "unanswered" and not feedback.solved
+    assert "requests, seconds, pages" in str(feedback)
+    assert "180" not in str(feedback)  # the answer is not given away before an attempt
+
+
+def test_a_wrong_answer_says_what_was_expected_what_it_got_and_gives_the_hint() -> None:
+    feedback = _exercise().check(requests=126, seconds=60.3, pages=["política de cancelaciones "])
+    text = str(feedback)
+    assert feedback.status == "not yet"
+    assert "requests: expected 180, got 126" in text
+    assert "hint: the window budget is 180" in text
+    assert "right: seconds, pages" in text
+
+
+def test_a_right_answer_is_correct_within_the_stated_tolerance() -> None:
+    assert _exercise().check(requests=180, seconds=60.5, pages={"Política de cancelaciones"}).solved
+
+
+def test_expected_values_are_computed_once_on_the_first_check() -> None:
+    exercise = _exercise()
+    before = len(calls)
+    exercise.check(requests=1, seconds=1, pages=set())
+    exercise.check(requests=1, seconds=1, pages=set())
+    assert len(calls) == before + 1
+
+
+def test_a_solution_that_drifts_from_its_lesson_raises_with_the_message() -> None:
+    with pytest.raises(ExerciseMismatch, match="expected 180, got 179"):
+        _exercise().assert_solved(requests=179, seconds=60.0, pages={"Política de cancelaciones"})
+    assert _exercise().assert_solved(requests=180, seconds=60.0, pages={"Política de cancelaciones"}).solved
+
+
+def test_an_answer_under_a_name_the_exercise_does_not_ask_for_is_refused() -> None:
+    with pytest.raises(TypeError, match="no answer named request"):
+        _exercise().check(request=180)
+
+
+@pytest.mark.parametrize("expected, got, same", [
+    (3, 3.0, True), (True, 1, False), ("Sí", " sí ", True), ({"a", "B"}, ["b", "A"], True), (0.5, 0.51, False),
+])
+def test_values_compare_as_a_learner_would_expect(expected, got, same) -> None:
+    assert same_value(expected, got) is same
