@@ -20,8 +20,8 @@ def _exercise() -> Exercise:
 
 def test_an_untouched_cell_reports_not_answered_and_names_the_blanks() -> None:
     feedback = _exercise().check(requests=..., seconds=..., pages=...)
-    assert feedback.status == "unanswered" and not feedback.solved
-    assert "requests, seconds, pages" in str(feedback)
+    assert feedback.status == "not answered yet" and not feedback.solved
+    assert "requests, seconds and pages" in str(feedback)
     assert "180" not in str(feedback)  # the answer is not given away before an attempt
 
 

@@ -30,7 +30,7 @@ class Feedback:
     """What the checker says about one attempt; shown as plain text when a cell ends with it."""
 
     title: str
-    status: str  # "unanswered", "correct" or "not yet"
+    status: str  # "not answered yet", "correct" or "not yet"
     lines: tuple[str, ...] = ()
 
     @property
@@ -38,6 +38,8 @@ class Feedback:
         return self.status == "correct"
 
     def __str__(self) -> str:
+        if len(self.lines) == 1:
+            return f"{self.title} · {self.status}: {self.lines[0]}"
         return "\n".join([f"{self.title} · {self.status}"] + [f"  {line}" for line in self.lines])
 
     def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython's plain-text display
@@ -63,6 +65,10 @@ def same_value(expected: Any, got: Any, rel: float = 0.0, abs_: float = 0.0) -> 
 
 def _fold(value: Any) -> Any:
     return value.strip().casefold() if isinstance(value, str) else value
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _show(value: Any) -> str:
@@ -99,11 +105,12 @@ class Exercise:
                             f"it has no answer named {', '.join(unknown)}")
         blank = [name for name in self._expected if answers.get(name, ...) is ...]
         if blank:
-            return Feedback(self.title, "unanswered",
-                            (f"replace the ... after {', '.join(blank)} with your answer, then run the cell again",))
+            return Feedback(self.title, "not answered yet",
+                            (f"replace the ... of {_join(blank)} with your answer and run the cell again",))
         wrong = [name for name in self._expected if not self._matches(name, answers[name])]
         if not wrong:
-            return Feedback(self.title, "correct", tuple(f"{name} = {_show(answers[name])}" for name in self._expected))
+            return Feedback(self.title, "correct",
+                            (", ".join(f"{name} = {_show(answers[name])}" for name in self._expected),))
         lines = [f"{name}: expected {_show(self._expected[name])}, got {_show(answers[name])}" for name in wrong]
         right = [name for name in self._expected if name not in wrong]
         if right:
