@@ -321,6 +321,19 @@ class IndexStore:
 
     # ------------------------------------------------------------------ inspection
 
+    def serialize(self) -> bytes:
+        """The whole index as bytes (a SQLite database image), for :meth:`restore`."""
+        return self._db.serialize()
+
+    def restore(self, image: bytes) -> None:
+        """Make the index exactly the one :meth:`serialize` returned, in place (same file)."""
+        source = sqlite3.connect(":memory:")
+        try:
+            source.deserialize(image)
+            source.backup(self._db)
+        finally:
+            source.close()
+
     def dump(self) -> str:
         """A logical dump (SQL text) of the whole index: two equal dumps mean equal indexes."""
         return "\n".join(self._db.iterdump())

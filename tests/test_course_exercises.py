@@ -62,3 +62,9 @@ def test_an_answer_under_a_name_the_exercise_does_not_ask_for_is_refused() -> No
 ])
 def test_values_compare_as_a_learner_would_expect(expected, got, same) -> None:
     assert same_value(expected, got) is same
+
+
+def test_an_untouched_cell_answers_at_once_without_computing_the_expected_values() -> None:
+    before = len(calls)
+    assert _exercise().check(requests=..., seconds=..., pages=...).status == "not answered yet"
+    assert len(calls) == before

@@ -115,3 +115,17 @@ def test_watermark_and_sync_runs_are_stored(tmp_path) -> None:
     store.add_sync_run(run)
     assert store.watermark("notion") == "2026-04-08T13:55:00.000Z"
     assert store.sync_runs()[0]["chunks_new"] == 200 and store.sync_runs()[0]["run"] == 1
+
+
+def test_an_index_restored_from_its_image_is_the_one_serialized_and_stays_in_its_file(tmp_path) -> None:
+    from lab.store import IndexStore
+
+    store = IndexStore(tmp_path / "i.sqlite")
+    store.set_watermark("notion", "2026-04-09T16:00:00.000Z")
+    image = store.serialize()
+    store.set_watermark("notion", "2026-04-09T18:00:00.000Z")
+    store.set_meta("k", "v")
+    store.restore(image)
+    assert store.watermark("notion") == "2026-04-09T16:00:00.000Z" and store.get_meta("k") is None
+    reopened = IndexStore(tmp_path / "i.sqlite")
+    assert reopened.watermark("notion") == "2026-04-09T16:00:00.000Z"

@@ -98,15 +98,20 @@ class Exercise:
         return dict(self.expected())
 
     def check(self, **answers: Any) -> Feedback:
-        """Compare the learner's values with the expected ones; never raises for a wrong answer."""
+        """Compare the learner's values with the expected ones; never raises for a wrong answer.
+
+        An untouched cell (every value still ``...``) is answered at once, without computing the
+        expected values.
+        """
+        if answers and all(value is ... for value in answers.values()):
+            return self._unanswered(list(answers))
         unknown = sorted(set(answers) - set(self._expected))
         if unknown:
             raise TypeError(f"{self.title} asks for {', '.join(sorted(self._expected))}; "
                             f"it has no answer named {', '.join(unknown)}")
         blank = [name for name in self._expected if answers.get(name, ...) is ...]
         if blank:
-            return Feedback(self.title, "not answered yet",
-                            (f"replace the ... of {_join(blank)} with your answer and run the cell again",))
+            return self._unanswered(blank)
         wrong = [name for name in self._expected if not self._matches(name, answers[name])]
         if not wrong:
             return Feedback(self.title, "correct",
@@ -116,6 +121,10 @@ class Exercise:
         if right:
             lines.append("right: " + ", ".join(right))
         return Feedback(self.title, "not yet", tuple(lines) + (f"hint: {self.hint}",))
+
+    def _unanswered(self, blank: list[str]) -> Feedback:
+        return Feedback(self.title, "not answered yet",
+                        (f"replace the ... of {_join(blank)} with your answer and run the cell again",))
 
     def assert_solved(self, **answers: Any) -> Feedback:
         """Like :meth:`check`, but a solution that does not give the expected values raises."""

@@ -1,0 +1,132 @@
+"""Lesson 06's world (workspace, paced client, index) as a re-runnable story, and its exercises."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lab.client import FixedRate, NotionClient, collect_paginated_api
+from lab.course.exercises import Exercise
+from lab.course.story import Story, World
+from lab.edits import afternoon_edits, apply_edits
+from lab.notion import in_process_session
+from lab.reading import find_data_source, page_title
+from lab.store import IndexStore
+from lab.notion import Workspace
+from lab.sync import SyncReport, cost_table, full_index, incremental_sync
+from lab.workspaces import KB_INTEGRATION, bakery_simulator
+
+__all__ = ["SEED", "STORAGE_FAQ", "fresh_world", "afternoon_story", "storage_faq_edit", "exercise"]
+
+SEED = 6  # seeds latency and request ids
+STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
+
+
+def fresh_world(db: str | Path = ":memory:") -> World:
+    """The bakery workspace at 16:00, a client paced at 3 requests per second, an empty index."""
+    sim = bakery_simulator(seed=SEED)
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=FixedRate(3.0))
+    if str(db) != ":memory:":
+        Path(db).unlink(missing_ok=True)
+    return World(sim, client, IndexStore(db))
+
+
+def afternoon_story(db: str | Path) -> Story:
+    """Lesson 06's afternoon as a :class:`~lab.course.story.Story` over a fresh world in ``db``."""
+    return Story(fresh_world(db))
+
+
+_STORAGE_EDITS = {
+    1: ("congel", "Para congelar pan, rebánelo antes y guárdelo en bolsa cerrada hasta un mes."),
+    2: ("rebánelo antes", "Para congelar pan, rebánelo antes y guárdelo en bolsa cerrada hasta tres semanas."),
+}
+
+
+def storage_faq_edit(ws: Workspace, number: int) -> None:
+    """Valeria's first (16:00:05) or second (16:00:45) save of the storage FAQ's freezing advice."""
+    contains, text = _STORAGE_EDITS[number]
+    ws.edit_block_text(ws.find_block(ws.page_id(STORAGE_FAQ), contains).id, text)
+
+
+def _first_index(world: World) -> SyncReport:
+    """16:00 as the lesson tells it: an edit, the first index, a second edit in the same minute."""
+    ws, clock = world.simulator.workspace, world.simulator.clock
+    clock.set(5)
+    storage_faq_edit(ws, 1)
+    report = full_index(world.client, world.store, clock)
+    clock.set(45)
+    storage_faq_edit(ws, 2)
+    return report
+
+
+def _strict_after_misses() -> dict:
+    world = fresh_world()
+    world.simulator.clock.set(5)
+    storage_faq_edit(world.simulator.workspace, 1)
+    world.simulator.clock.set(45)
+    storage_faq_edit(world.simulator.workspace, 2)
+    source = find_data_source(world.client)["id"]
+    watermark = world.simulator.workspace.pages[world.simulator.workspace.page_id(STORAGE_FAQ)].edited
+
+    def titles(operator: str) -> set[str]:
+        rows = collect_paginated_api(world.client.data_sources.query, data_source_id=source,
+                                     filter={"timestamp": "last_edited_time",
+                                             "last_edited_time": {operator: watermark}})
+        return {page_title(row) for row in rows}
+
+    return {"missed_by_after": titles("on_or_after") - titles("after")}
+
+
+@lru_cache(maxsize=None)
+def _afternoon_runs() -> dict[str, tuple[int, int]]:
+    """(requests, tokens embedded) of the first index, the 18:00 sync and a sync with no changes."""
+    world = fresh_world()
+    clock = world.simulator.clock
+    first = _first_index(world)
+    apply_edits(world.simulator.workspace, afternoon_edits())
+    clock.set(2 * 3600)
+    today = incremental_sync(world.client, world.store, clock)
+    clock.set(3 * 3600)
+    quiet = incremental_sync(world.client, world.store, clock)
+    return {"first index": (first.requests, first.tokens_embedded),
+            "today's sync": (today.requests, today.tokens_embedded),
+            "a sync with no changes": (quiet.requests, quiet.tokens_embedded)}
+
+
+def _month_prices() -> dict:
+    month = {name: cost_table(_afternoon_runs(), usd_per_million=price).iloc[-1]["usd_embeddings"]
+             for name, price in (("lite", 0.02), ("large", 0.12))}
+    return {"month_usd_lite": float(month["lite"]), "month_usd_large": float(month["large"])}
+
+
+def _restored_notice() -> dict:
+    world = fresh_world()
+    ws, clock = world.simulator.workspace, world.simulator.clock
+    _first_index(world)
+    apply_edits(ws, afternoon_edits())
+    clock.set(2 * 3600)
+    incremental_sync(world.client, world.store, clock)
+    clock.set(2 * 3600 + 600)
+    ws.restore(ws.page_id("aviso-semana-santa-2026"))
+    back = incremental_sync(world.client, world.store, clock)
+    return {"chunks_new": back.chunks_new, "chunks_updated": back.chunks_updated,
+            "tokens_embedded": back.tokens_embedded}
+
+
+@lru_cache(maxsize=None)
+def exercise(number: int) -> Exercise:
+    """The checker of exercise ``number`` (1 to 3) at the end of lesson 06."""
+    exercises = {
+        1: Exercise("Exercise 1", _strict_after_misses,
+                    hint="query twice with the same watermark, once with 'after' and once with 'on_or_after', "
+                         "and take the difference of the two sets of titles."),
+        2: Exercise("Exercise 2", _month_prices, tolerance={"month_usd_lite": 0.05, "month_usd_large": 0.05},
+                    hint="cost_table(runs, usd_per_million=price) prices every run; the month is its last row."),
+        3: Exercise("Exercise 3", _restored_notice,
+                    hint="a trashed page left the index with all its chunks, so nothing of it is 'unchanged' "
+                         "when it comes back."),
+    }
+    if number not in exercises:
+        raise ValueError(f"lesson 06 has exercises 1 to 3, not {number}")
+    return exercises[number]

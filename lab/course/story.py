@@ -1,0 +1,83 @@
+"""A lesson told over simulated time, whose cells can be run again.
+
+Lesson 06 is a story: an index at 16:00, edits through the afternoon, a sync at 18:00, a crash
+at 20:00. Each of those cells changes the world (the simulated workspace and its clock, the
+client's log, the index file), so running one again would find the world already changed: the
+clock cannot go back, the block to edit no longer says what it said. A :class:`Story` keeps the
+world as it was before each step, so a cell that starts with
+
+    ws, clock, client, store = story.step("18:00 sync")
+
+does exactly what it did the first time, however often it runs. Re-running a step forgets the
+steps recorded after it: later cells continue from the re-run, as a learner expects.
+"""
+
+from __future__ import annotations
+
+import copy
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lab.client import NotionClient
+from lab.notion.simulator import NotionSimulator
+from lab.notion.workspace import Workspace
+from lab.clock import SimulatedClock
+from lab.store import IndexStore
+
+__all__ = ["World", "Story"]
+
+
+@dataclass
+class World:
+    """Everything a step can change: the simulator (workspace, clock, random streams), the
+    client talking to it, and the index."""
+
+    simulator: NotionSimulator
+    client: NotionClient
+    store: IndexStore
+
+    @property
+    def parts(self) -> tuple[Workspace, SimulatedClock, NotionClient, IndexStore]:
+        return self.simulator.workspace, self.simulator.clock, self.client, self.store
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    simulator_and_client: tuple[NotionSimulator, NotionClient]
+    index: bytes
+
+
+class Story:
+    """The world before each step of a lesson, by step name, in the order steps first ran."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._before: dict[str, _Snapshot] = {}
+
+    def step(self, name: str) -> tuple[Workspace, SimulatedClock, NotionClient, IndexStore]:
+        """Start step ``name``: from the world as it was when this step first ran, if it ran
+        before; otherwise from the world as it is now. Returns (workspace, clock, client, index)."""
+        if name in self._before:
+            names = list(self._before)
+            for later in names[names.index(name) + 1:]:
+                del self._before[later]
+            self._restore(self._before[name])
+        else:
+            self._before[name] = self._snapshot()
+        return self.world.parts
+
+    @property
+    def steps(self) -> list[str]:
+        """The steps recorded so far, in order."""
+        return list(self._before)
+
+    def _snapshot(self) -> _Snapshot:
+        simulator, client = copy.deepcopy((self.world.simulator, self.world.client))
+        return _Snapshot((simulator, client), self.world.store.serialize())
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        simulator, client = copy.deepcopy(snapshot.simulator_and_client)  # the snapshot stays reusable
+        self.world.store.restore(snapshot.index)
+        self.world = World(simulator, client, self.world.store)
