@@ -70,7 +70,8 @@ def test_details_is_a_toggle_and_its_body_is_the_toggles_children() -> None:
 
         </details>
     """) == [{"type": "toggle", "text": "¿Abren el domingo?", "children": [
-        {"type": "paragraph", "text": "Sí, de 8:00 a 15:00."}, {"type": "bulleted_list_item", "text": "Sin entregas."}]}]
+        {"type": "paragraph", "text": "Sí, de 8:00 a 15:00."},
+        {"type": "bulleted_list_item", "text": "Sin entregas."}]}]
 
 
 def test_a_heading_in_the_summary_makes_a_toggleable_heading() -> None:
@@ -238,7 +239,8 @@ def test_a_page_file_is_front_matter_then_blocks_and_its_name_is_the_key(tmp_pat
     """)
     page = read_page_file(path)
     assert page.key == "aviso-de-prueba" and page.meta == {"title": "Aviso: prueba", "publishable": True}
-    assert page.blocks == [{"type": "heading_2", "text": "Fechas"}, {"type": "paragraph", "text": "Del 1 al 3 de mayo."}]
+    assert page.blocks == [{"type": "heading_2", "text": "Fechas"},
+                           {"type": "paragraph", "text": "Del 1 al 3 de mayo."}]
 
 
 def test_errors_in_the_body_give_the_line_in_the_file_counting_the_front_matter(tmp_path: Path) -> None:

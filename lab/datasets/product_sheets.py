@@ -13,7 +13,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,8 @@ def read_product(path: Path) -> Product:
     missing, unknown = sorted(required - {"key"} - data.keys()), sorted(data.keys() - names)
     if missing or unknown:
         raise ValueError(f"{path}: missing fields {missing}, unknown fields {unknown}; see data/pages/README.md")
+    if "created" in data and data["created"].utcoffset() != timedelta(0):
+        raise ValueError(f"{path}: write created in UTC, e.g. 2026-02-04T16:35:00Z")
     return Product(key=path.stem, **data)
 
 
@@ -212,7 +214,8 @@ def _price(product: Product, wording: Wording, rng: np.random.Generator) -> list
     blocks = [_h(2, wording["headings"]["price"]), _p(_one_of(rng, words["price"]).format(**facts))]
     blocks += [_bullet(words["other_price"].format(label=label, price=price)) for label, price in product.other_prices]
     order = words["made_to_order"] if product.made_to_order else _one_of(rng, words["large_order"])
-    blocks.append(_p(f"{order.format(**facts)} {words['how_to_order'].format(**facts)} {_one_of(rng, words['habits'])}"))
+    how_to_order = words["how_to_order"].format(**facts)
+    blocks.append(_p(f"{order.format(**facts)} {how_to_order} {_one_of(rng, words['habits'])}"))
     what, total = product.example_order["what"], product.example_order["total"]
     if total < wording["rules"]["deposit_from"]:
         example = words["paid_in_full"].format(what=what, total=pesos(total))
@@ -230,8 +233,9 @@ def _party(product: Product, wording: Wording) -> list[Block]:
     total = pieces * int(product.price.lstrip("$"))
     deposit = (words["party_with_deposit"].format(deposit=pesos(total / 2)) if total >= rules["deposit_from"]
                else words["party_paid_in_full"])
-    return [_p(words["party"].format(guests=rules["party_guests"], per_guest=rules["pieces_per_guest"][str(product.per_person)],
-                                     pieces=pieces, total=pesos(total), deposit=deposit))]
+    per_guest = rules["pieces_per_guest"][str(product.per_person)]
+    return [_p(words["party"].format(guests=rules["party_guests"], per_guest=per_guest, pieces=pieces,
+                                     total=pesos(total), deposit=deposit))]
 
 
 def _storage(product: Product, wording: Wording, rng: np.random.Generator) -> list[Block]:
@@ -297,8 +301,8 @@ def product_list(products: Sequence[Product], wording: Wording) -> Directive:
         allergens = [name.strip() for name in value.split(",")]
         unknown = [name for name in allergens if name not in names]
         if unknown or (kind == "contains" and len(allergens) != 1):
-            raise ValueError(f"{kind} takes {'one allergen' if kind == 'contains' else 'allergens'} of {sorted(names)}, "
-                             f"got {value!r}")
+            takes = "one allergen" if kind == "contains" else "allergens"
+            raise ValueError(f"{kind} takes {takes} of {sorted(names)}, got {value!r}")
         if kind == "contains":
             return [carrier(product, allergens[0]) for product in products if allergens[0] in product.contains]
         return [trace(product, allergens) for product in products
