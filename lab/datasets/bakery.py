@@ -1,10 +1,12 @@
-"""The Trigo Lento workspace: a deterministic generator of the spec the Notion simulator reads.
+"""The Trigo Lento workspace: the spec the Notion simulator reads, built from the page files.
 
-The bakery's knowledge base (40 publishable rows of one data source, 3 drafts) and its private
-pages (Don Ernesto's recipes, the customer notes) are written as Python data in
-``lab.datasets.trigo_lento``; this module gives every page its place, its dates and its authors,
-and writes the result to ``data/workspace/bakery.json``. The same seed always gives the same
-bytes, so the committed file can be checked by regenerating it::
+Every page of the bakery's workspace is a file under ``data/pages/bakery/``: a written page is
+Notion-flavoured Markdown (``<key>.md``, read by :mod:`lab.datasets.notion_markdown`), a product
+sheet is a TOML file of facts (``<key>.toml``, written out by :mod:`lab.datasets.product_sheets`),
+and ``pages.toml`` gives their order. This module gives every page its dates (drawn inside the
+bakery's working hours, unless its file fixes them) and writes the result to
+``data/workspace/bakery.json``. The same seed always gives the same bytes, so the committed file
+can be checked by regenerating it::
 
     python -m lab.datasets.bakery
 """
@@ -14,8 +16,10 @@ from __future__ import annotations
 import copy
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,55 +28,32 @@ import numpy as np
 from lab.chunking.tokens import count_tokens
 from lab.paths import DATA_DIR
 
-from .trigo_lento.allergens import ALLERGEN_PAGES
-from .trigo_lento.blocks import Block
-from .trigo_lento.drafts import DRAFTS
-from .trigo_lento.faqs import FAQS
-from .trigo_lento.notices import NOTICES
-from .trigo_lento.outline import Outline
-from .trigo_lento.policies import POLICIES
-from .trigo_lento.private import CUSTOMER_NOTES, RECIPE_INDEX, RECIPES
-from .trigo_lento.products import FICHAS, PRODUCTS, latest_change
+from .notion_markdown import Block, PageFile, PageFileError, check_front_matter, read_page_file, read_page_order
+from .product_sheets import latest_change, product_list, product_sheet, read_product, read_wording
 
 __all__ = [
-    "DEFAULT_PATH", "DATA_SOURCE_KEY", "BOUNDARY_PAGE", "build_bakery_workspace", "write_bakery_workspace",
+    "DEFAULT_PATH", "PAGES_DIR", "DATA_SOURCE_KEY", "BOUNDARY_PAGE", "build_bakery_workspace", "write_bakery_workspace",
     "load_bakery_workspace", "iter_blocks", "page_texts",
 ]
 
 #: Where the committed workspace spec lives.
 DEFAULT_PATH = DATA_DIR / "workspace" / "bakery.json"
+#: The page files the spec is built from.
+PAGES_DIR = DATA_DIR / "pages" / "bakery"
 #: The one data source of the workspace: the knowledge base shared with the integrations.
 DATA_SOURCE_KEY = "base-de-conocimiento"
-#: The page edited last of all; an incremental sync on ``on_or_after`` re-reads it every time.
+#: The page edited last of all (its file fixes the time); an incremental sync on ``on_or_after``
+#: re-reads it every time.
 BOUNDARY_PAGE = "faq-conservacion"
 
+_SHEET_WORDING = "product_sheet.toml"
 _DATA_SOURCE_CREATED = datetime(2026, 1, 12, 15, 0, tzinfo=timezone.utc)
 _ROWS_CREATED_FROM = date(2026, 1, 13)
 _DATA_SOURCE_EDITED = datetime(2026, 2, 18, 18, 5, tzinfo=timezone.utc)
 _EDITS_FROM = datetime(2026, 2, 20, tzinfo=timezone.utc)
-_BOUNDARY_EDIT = datetime(2026, 4, 8, 13, 55, tzinfo=timezone.utc)
 _PRIVATE_CREATED_FROM = date(2025, 10, 1)
 # Mexico City is UTC-6: a working day at the bakery runs from 14:00 to 02:00 UTC.
 _WORKDAY_START_UTC, _WORKDAY_HOURS = 14, 12
-
-# Dates the pages themselves state, which their timestamps must agree with.
-_FIXED_EDITS = {
-    "politica-cancelaciones": datetime(2026, 3, 20, 17, 42, tzinfo=timezone.utc),  # the 48-hour rule
-    BOUNDARY_PAGE: _BOUNDARY_EDIT,
-}
-_FIXED_CREATION = {
-    # Written before the season, before the knowledge base existed, and moved into it later.
-    "aviso-rosca-de-reyes": datetime(2025, 12, 9, 17, 20, tzinfo=timezone.utc),
-    "ficha-rol-de-canela": datetime(2026, 2, 4, 16, 35, tzinfo=timezone.utc),  # its allergen note dates from February
-}
-_EDITED_NOT_BEFORE = {
-    "faq-cambios-y-cancelaciones": date(2026, 3, 20),
-    "aviso-mantenimiento-del-horno": date(2026, 3, 30),
-    "aviso-obras-en-la-banqueta": date(2026, 4, 1),
-    "aviso-semana-santa-2026": date(2026, 3, 16),
-    "faq-talleres-de-panaderia": date(2026, 4, 2),  # holds the notes of the 2 April meeting
-    **{f"ficha-{product.key}": changed for product in PRODUCTS if (changed := latest_change(product))},
-}
 
 _USERS = [
     {"key": "valeria", "name": "Valeria Montes", "email": None},
@@ -84,6 +65,61 @@ _INTEGRATIONS = [
     {"key": "lote-nocturno", "name": "TL Lote nocturno", "capabilities": ["read_content"],
      "shares": [{"type": "data_source", "key": DATA_SOURCE_KEY}]},
 ]
+# Front matter of a written page; created and edited fix a date the page itself states.
+_REQUIRED = {"title": str, "type": str, "parent": dict, "publishable": bool, "author": str}
+_OPTIONAL = {"icon": str, "created": datetime, "edited": datetime, "edited_not_before": date}
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A page before it has dates: what its file says, and how to write its blocks from a generator."""
+
+    key: str
+    title: str
+    type: str
+    icon: str | None
+    parent: dict[str, str]
+    publishable: bool
+    author: str
+    write: Callable[[np.random.Generator], list[Block]]
+    created: datetime | None = None
+    edited: datetime | None = None
+    edited_not_before: date | None = None
+
+
+def _read_drafts(folder: Path) -> list[_Draft]:
+    paths = read_page_order(folder, shared=(_SHEET_WORDING,))
+    wording = read_wording(folder / _SHEET_WORDING)
+    products = {path.stem: read_product(path) for path in paths if path.suffix == ".toml"}
+    directives = {"product_list": product_list(list(products.values()), wording)}
+    sheet = wording["page"]
+    drafts = []
+    for path in paths:
+        if path.stem in products:
+            product = products[path.stem]
+            drafts.append(_Draft(
+                key=product.key, title=sheet["title"].format(name=product.name), type=sheet["type"],
+                icon=product.icon, parent=sheet["parent"], publishable=sheet["publishable"], author=sheet["author"],
+                write=partial(product_sheet, product, wording), created=product.created,
+                edited_not_before=latest_change(product)))
+        else:
+            drafts.append(_written(read_page_file(path, directives)))
+    return drafts
+
+
+def _written(page: PageFile) -> _Draft:
+    check_front_matter(page, _REQUIRED, _OPTIONAL)
+    meta = page.meta
+    for name in ("created", "edited"):
+        if name in meta and meta[name].utcoffset() != timedelta(0):
+            raise PageFileError(page.path, 1, f"front matter: write {name} in UTC, e.g. 2026-03-20T17:42:00Z")
+    if isinstance(meta.get("edited_not_before"), datetime):
+        raise PageFileError(page.path, 1, "front matter: edited_not_before is a day, e.g. 2026-03-20")
+    blocks = page.blocks
+    return _Draft(key=page.key, title=meta["title"], type=meta["type"], icon=meta.get("icon"), parent=meta["parent"],
+                  publishable=meta["publishable"], author=meta["author"], write=lambda rng: blocks,
+                  created=meta.get("created"), edited=meta.get("edited"),
+                  edited_not_before=meta.get("edited_not_before"))
 
 
 def _iso(moment: datetime) -> str:
@@ -105,73 +141,58 @@ def _workday_minute(rng: np.random.Generator, first_day: date, last: datetime) -
             return moment
 
 
-def _edit_times(outlines: list[Outline], rng: np.random.Generator) -> dict[str, datetime]:
-    """Distinct edit times, all before the boundary page's, honouring the dates pages mention."""
-    taken = set(_FIXED_EDITS.values())
-    times = dict(_FIXED_EDITS)
-    for outline in outlines:
-        if outline.key in times:
+def _edit_times(drafts: list[_Draft], rng: np.random.Generator) -> dict[str, datetime]:
+    """Distinct edit times, all before the boundary page's, honouring the dates pages state."""
+    times = {draft.key: draft.edited for draft in drafts if draft.edited}
+    if BOUNDARY_PAGE not in times:
+        raise ValueError(f"the front matter of {BOUNDARY_PAGE}.md must fix its edited time: it is the last edit")
+    boundary, taken = times[BOUNDARY_PAGE], set(times.values())
+    for draft in drafts:
+        if draft.key in times:
             continue
-        first_day = max(_EDITS_FROM.date(), _EDITED_NOT_BEFORE.get(outline.key, _EDITS_FROM.date()))
-        moment = _workday_minute(rng, first_day, _BOUNDARY_EDIT)
+        first_day = max(_EDITS_FROM.date(), draft.edited_not_before or _EDITS_FROM.date())
+        moment = _workday_minute(rng, first_day, boundary)
         while moment in taken:
-            moment = _workday_minute(rng, first_day, _BOUNDARY_EDIT)
+            moment = _workday_minute(rng, first_day, boundary)
         taken.add(moment)
-        times[outline.key] = moment
+        times[draft.key] = moment
     return times
 
 
-def _creation_time(key: str, edited: datetime, earliest: date, rng: np.random.Generator) -> datetime:
-    if key in _FIXED_CREATION:
-        return _FIXED_CREATION[key]
+def _creation_time(draft: _Draft, edited: datetime, rng: np.random.Generator) -> datetime:
+    if draft.created:
+        return draft.created
+    # Rows of the knowledge base were written once it existed; private pages are older.
+    earliest = _ROWS_CREATED_FROM if draft.parent["type"] == "data_source" else _PRIVATE_CREATED_FROM
     return _workday_minute(rng, earliest, min(edited, _EDITS_FROM) - timedelta(days=1))
 
 
-def _page(outline: Outline, parent: dict[str, str], publishable: bool, author: str, editor: str,
-          created: datetime, edited: datetime, seed: int) -> dict[str, Any]:
+def _page(draft: _Draft, created: datetime, edited: datetime, seed: int) -> dict[str, Any]:
     return {
-        "key": outline.key,
-        "title": outline.title,
-        "parent": dict(parent),
-        "type": outline.type,
-        "publishable": publishable,
-        "icon": outline.icon,
+        "key": draft.key,
+        "title": draft.title,
+        "parent": dict(draft.parent),
+        "type": draft.type,
+        "publishable": draft.publishable,
+        "icon": draft.icon,
         "created": _iso(created),
         "edited": _iso(edited),
-        "created_by": author,
-        "edited_by": editor,
-        "blocks": outline.build(_page_rng(seed, outline.key)),
+        "created_by": draft.author,
+        "edited_by": draft.author,
+        "blocks": draft.write(_page_rng(seed, draft.key)),
     }
 
 
-def build_bakery_workspace(seed: int = 2026) -> dict[str, Any]:
-    """The whole workspace spec (users, data source, 50 pages, integrations), reproducible from ``seed``."""
-    knowledge_base = [*FICHAS, *POLICIES, *FAQS, *NOTICES, *ALLERGEN_PAGES]
-    private = [RECIPE_INDEX, *RECIPES, CUSTOMER_NOTES]
-    everything = [*knowledge_base, *DRAFTS, *private]
-    keys = [outline.key for outline in everything]
-    if len(set(keys)) != len(keys):
-        duplicated = sorted({key for key in keys if keys.count(key) > 1})
-        raise ValueError(f"page keys must be unique; repeated: {duplicated}")
+def build_bakery_workspace(seed: int = 2026, pages_dir: Path = PAGES_DIR) -> dict[str, Any]:
+    """The whole workspace spec (users, data source, 50 pages, integrations), reproducible from ``seed``.
 
+    ``seed`` draws the dates a page's file does not fix and the wording of the product sheets.
+    """
+    drafts = _read_drafts(pages_dir)
     clock = np.random.default_rng([seed, 0])
-    edited = _edit_times(everything, clock)
-    row = {"type": "data_source", "key": DATA_SOURCE_KEY}
-    pages = []
-    for outline in [*knowledge_base, *DRAFTS]:
-        created = _creation_time(outline.key, edited[outline.key], _ROWS_CREATED_FROM, clock)
-        pages.append(_page(outline, row, outline not in DRAFTS, "valeria", "valeria", created,
-                           edited[outline.key], seed))
-    for outline in private:
-        created = _creation_time(outline.key, edited[outline.key], _PRIVATE_CREATED_FROM, clock)
-        if outline is CUSTOMER_NOTES:
-            parent, author = {"type": "workspace"}, "valeria"
-        elif outline is RECIPE_INDEX:
-            parent, author = {"type": "workspace"}, "ernesto"
-        else:
-            parent, author = {"type": "page", "key": RECIPE_INDEX.key}, "ernesto"
-        pages.append(_page(outline, parent, False, author, author, created, edited[outline.key], seed))
-
+    edited = _edit_times(drafts, clock)
+    pages = [_page(draft, _creation_time(draft, edited[draft.key], clock), edited[draft.key], seed)
+             for draft in drafts]
     return {
         "name": "Trigo Lento",
         "language": "es",

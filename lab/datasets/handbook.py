@@ -7,9 +7,13 @@ separate the two audiences here. The index holds every page with its audience, a
 filters by the asker's audience *before* ranking. Without that filter a support agent's question
 about refund approval lands on the HR page, the closest keyword match; with it, on the refund page.
 
-The page texts live in :mod:`lab.datasets.handbook_pages`; this module adds users, the data source,
-integrations and timestamps, and writes ``data/workspace/handbook.json``. Regenerate it with
-``python -m lab.datasets.handbook``; a test checks that the bytes do not move.
+The pages are Notion-flavoured Markdown files under ``data/pages/handbook/`` (read by
+:mod:`lab.datasets.notion_markdown`; their front matter names the audience and the author). The
+support refund page describes refunds as 退回货款, 原路返回 and 主管确认, while the HR pay policy
+talks at length about 审批, 批准, 金额 and 退还: that vocabulary is what makes the trap work. This
+module adds users, the data source, integrations and timestamps, and writes
+``data/workspace/handbook.json``. Regenerate it with ``python -m lab.datasets.handbook``; a test
+checks that the bytes do not move.
 """
 
 from __future__ import annotations
@@ -22,18 +26,21 @@ from typing import Any
 import numpy as np
 
 from lab.clock import iso_minute
-from lab.datasets.handbook_pages import HANDBOOK_PAGES, HR, SUPPORT
 from lab.paths import DATA_DIR
 
-__all__ = ["AUDIENCES", "DATA_SOURCE_KEY", "SUPPORT_INTEGRATION", "HR_INTEGRATION", "HANDBOOK_PATH",
+from .notion_markdown import PageFile, PageFileError, check_front_matter, read_page_file, read_page_order
+
+__all__ = ["AUDIENCES", "DATA_SOURCE_KEY", "SUPPORT_INTEGRATION", "HR_INTEGRATION", "HANDBOOK_PATH", "PAGES_DIR",
            "QUESTIONS_PATH", "build_handbook_workspace", "write_handbook_workspace", "load_handbook_workspace",
            "load_handbook_questions"]
 
-AUDIENCES: tuple[str, ...] = (SUPPORT, HR)
+#: The values of the 受众 select: support agents (客服) and human resources (人事).
+AUDIENCES: tuple[str, ...] = ("客服", "人事")
 DATA_SOURCE_KEY = "kb"
 SUPPORT_INTEGRATION = "support-bot"
 HR_INTEGRATION = "hr-bot"
 HANDBOOK_PATH = DATA_DIR / "workspace" / "handbook.json"
+PAGES_DIR = DATA_DIR / "pages" / "handbook"
 QUESTIONS_PATH = DATA_DIR / "questions" / "handbook_questions.json"
 
 _USERS = (
@@ -48,10 +55,10 @@ _OFFICE_START_UTC = 1  # 09:00 in Beijing; pages are written during office hours
 _OFFICE_MINUTES = 9 * 60
 
 
-def build_handbook_workspace(seed: int = 2026) -> dict[str, Any]:
+def build_handbook_workspace(seed: int = 2026, pages_dir: Path = PAGES_DIR) -> dict[str, Any]:
     """The handbook workspace spec; ``seed`` draws only the created and edited times of each page."""
     rng = np.random.default_rng(seed)
-    pages = [_page_spec(page, *_page_times(rng)) for page in HANDBOOK_PAGES]
+    pages = [_page_spec(_read_page(path), *_page_times(rng)) for path in read_page_order(pages_dir)]
     return {
         "name": "华光电器客服中心",
         "users": [dict(user) for user in _USERS],
@@ -86,14 +93,23 @@ def _office_minute(day: datetime, rng: np.random.Generator) -> datetime:
     return start + timedelta(minutes=int(rng.integers(0, _OFFICE_MINUTES)))
 
 
-def _page_spec(page: dict[str, Any], created: str, edited: str) -> dict[str, Any]:
+def _read_page(path: Path) -> PageFile:
+    page = read_page_file(path)
+    check_front_matter(page, required={"title": str, "audience": str, "author": str}, optional={"icon": str})
+    if page.meta["audience"] not in AUDIENCES:
+        raise PageFileError(path, 1, f"front matter: audience is one of {AUDIENCES}, got {page.meta['audience']!r}")
+    return page
+
+
+def _page_spec(page: PageFile, created: str, edited: str) -> dict[str, Any]:
     # The simulator maps "type" to the data source's single select property, here 受众.
+    meta = page.meta
     return {
-        "key": page["key"], "title": page["title"], "icon": page["icon"],
+        "key": page.key, "title": meta["title"], "icon": meta.get("icon"),
         "parent": {"type": "data_source", "key": DATA_SOURCE_KEY},
-        "type": page["audience"], "publishable": True,
-        "created": created, "edited": edited, "created_by": page["author"], "edited_by": page["author"],
-        "blocks": json.loads(json.dumps(page["blocks"])),  # a deep copy: callers may edit the spec
+        "type": meta["audience"], "publishable": True,
+        "created": created, "edited": edited, "created_by": meta["author"], "edited_by": meta["author"],
+        "blocks": page.blocks,
     }
 
 
