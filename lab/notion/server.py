@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
 from typing import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
@@ -19,7 +21,7 @@ from lab.notion.errors import APIError
 from lab.notion.ids import object_id
 from lab.notion.simulator import NotionSimulator, SimResponse
 
-__all__ = ["SimulatorHTTPServer", "serve_in_background"]
+__all__ = ["SimulatorHTTPServer", "ServedSimulator", "serve_in_background"]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -110,3 +112,76 @@ def serve_in_background(simulator: NotionSimulator, host: str = "127.0.0.1",
         yield server
     finally:
         server.stop()
+
+
+class ServedSimulator:
+    """One loopback address that keeps serving across notebook cells: swap the simulator, stop,
+    serve again.
+
+    A lesson builds it once; each cell that talks to it first calls :meth:`serve` with the
+    simulator it needs, usually a fresh one, so that its output does not depend on what earlier
+    cells asked (faults and latencies are drawn from the simulator's seeded stream). ``serve``
+    starts the server again after :meth:`stop`, on the same port: ``base_url`` never changes,
+    and clients built earlier, the official SDK's included, keep working.
+
+    When the object is garbage-collected (a notebook cell that builds it is run again), its
+    server stops, so no thread or port is left behind.
+    """
+
+    def __init__(self, simulator: NotionSimulator, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._simulator = simulator
+        self._running: list[SimulatorHTTPServer] = []  # the live server, if any; shared with the finalizer
+        self._running.append(SimulatorHTTPServer(simulator, host, port).start_in_background())
+        self._host, self._port = self._running[0].server_address[:2]
+        weakref.finalize(self, _stop_each, self._running)
+
+    @property
+    def base_url(self) -> str:
+        """``http://host:port``, the same before and after a restart."""
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def simulator(self) -> NotionSimulator:
+        """The simulator that answers (or will answer, once served again) every request."""
+        return self._simulator
+
+    @property
+    def running(self) -> bool:
+        return bool(self._running)
+
+    def serve(self, simulator: NotionSimulator) -> NotionSimulator:
+        """Answer every later request from ``simulator`` (starting the server again if it was
+        stopped) and return it."""
+        if not self._running:
+            try:
+                server = SimulatorHTTPServer(simulator, self._host, self._port)
+            except OSError as exc:
+                raise OSError(f"cannot serve again on {self.base_url}: {exc.strerror or exc}; another "
+                              "program took the port since the server stopped, so build a new "
+                              "ServedSimulator (its clients need the new base_url)") from exc
+            self._running.append(server.start_in_background())
+        server = self._running[0]
+        with server.lock:  # never between two halves of a request
+            server.simulator = simulator
+        self._simulator = simulator
+        return simulator
+
+    def stop(self) -> None:
+        """Stop serving and free the port; :meth:`serve` starts again. Stopping twice is harmless."""
+        _stop_each(self._running)
+
+    def __enter__(self) -> "ServedSimulator":
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "serving" if self.running else "stopped"
+        return f"ServedSimulator({self.base_url}, {state}, {self._simulator!r})"
+
+
+def _stop_each(servers: list[SimulatorHTTPServer]) -> None:
+    while servers:
+        servers.pop().stop()
