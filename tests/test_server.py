@@ -107,7 +107,7 @@ def _me(served: ServedSimulator, sim: NotionSimulator) -> int:
 def test_a_served_simulator_stopped_and_served_again_answers_on_the_same_address() -> None:
     sim = make_simulator()
     with ServedSimulator(sim) as served:
-        url, port = served.base_url, served.base_url.rsplit(":", 1)[1]
+        url, port = served.base_url, served.port
         assert _me(served, sim) == 200
         served.stop()
         served.stop()  # stopping twice is harmless
@@ -116,7 +116,7 @@ def test_a_served_simulator_stopped_and_served_again_answers_on_the_same_address
             _me(served, sim)
         with socket.socket() as probe:  # stopped means the port is free
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(("127.0.0.1", int(port)))
+            probe.bind((served.host, port))
         assert served.serve(sim) is sim and served.running and served.base_url == url
         assert _me(served, sim) == 200
     assert not served.running
@@ -133,6 +133,19 @@ def test_serving_a_fresh_simulator_starts_each_caller_from_the_seed() -> None:
             runs.append(sim.served_frame()[["status", "reason"]].values.tolist())
         assert runs[0] == runs[1] and any(status == 429 for status, _ in runs[0])
         assert served.simulator is sim
+
+
+def test_stopping_closes_keep_alive_connections_and_a_restart_answers_them_from_the_new_simulator() -> None:
+    first, second = make_simulator(seed=1), make_simulator(seed=2)
+    with ServedSimulator(first) as served, requests.Session() as session:  # a session keeps its connection
+        me = served.base_url + "/v1/users/me"
+        assert session.get(me, headers=_headers(first), timeout=10).status_code == 200
+        served.stop()
+        with pytest.raises(requests.ConnectionError):
+            session.get(me, headers=_headers(first), timeout=10)
+        served.serve(second)
+        assert session.get(me, headers=_headers(second), timeout=10).status_code == 200
+    assert len(first.served) == 1 and len(second.served) == 1
 
 
 def test_a_served_simulator_that_is_dropped_stops_its_server() -> None:

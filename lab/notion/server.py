@@ -9,9 +9,10 @@ and stops cleanly on Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import weakref
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Iterator
@@ -80,8 +81,9 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         self.simulator = simulator
         self.lock = threading.Lock()
         self.verbose = verbose
-
         self._thread: threading.Thread | None = None
+        self._connections: set[socket.socket] = set()  # open client connections, keep-alive ones included
+        self._connections_lock = threading.Lock()
 
     @property
     def base_url(self) -> str:
@@ -94,9 +96,28 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         self._thread.start()
         return self
 
+    def process_request(self, request: socket.socket, client_address: tuple[str, int]) -> None:  # type: ignore[override]
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: socket.socket) -> None:  # type: ignore[override]
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
     def stop(self) -> None:
-        """Stop serving, close the socket and wait for the thread: no port or thread is left behind."""
+        """Stop serving, close the socket and wait for the thread: no port or thread is left behind.
+
+        Open keep-alive connections are shut too: their threads would otherwise go on answering a
+        client (an SDK's connection pool) from this stopped server.
+        """
         self.shutdown()
+        with self._connections_lock:
+            still_open = list(self._connections)
+        for connection in still_open:
+            with suppress(OSError):  # the client may have closed it already
+                connection.shutdown(socket.SHUT_RDWR)
         self.server_close()
         if self._thread is not None:
             self._thread.join(timeout=10)
@@ -134,6 +155,15 @@ class ServedSimulator:
         self._running.append(SimulatorHTTPServer(simulator, host, port).start_in_background())
         self._host, self._port = self._running[0].server_address[:2]
         weakref.finalize(self, _stop_each, self._running)
+
+    @property
+    def host(self) -> str:
+        return self._host
+
+    @property
+    def port(self) -> int:
+        """The port the system chose at the first start, kept for every restart."""
+        return self._port
 
     @property
     def base_url(self) -> str:
