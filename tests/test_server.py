@@ -12,7 +12,7 @@ import requests
 from lab.client import NoPacing, NotionClient
 from lab.clock import WallClock
 from lab.notion import LimitsConfig, NotionSimulator, Workspace
-from lab.notion.server import serve_in_background
+from lab.notion.server import ServedSimulator, serve_in_background
 from lab.notion.simulator import MAX_BODY_BYTES
 from lab.reading import read_knowledge_base
 from tests.notion_fixtures import knowledge_base_spec, make_client, make_simulator, small_spec
@@ -94,6 +94,68 @@ def test_shutdown_leaves_no_thread_and_frees_the_port() -> None:
     with socket.socket() as probe:  # the port can be bound again at once
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))
+
+
+
+# ---------------------------------------------------------------- a served simulator that can be swapped and restarted
+
+
+def _me(served: ServedSimulator, sim: NotionSimulator) -> int:
+    return requests.get(served.base_url + "/v1/users/me", headers=_headers(sim), timeout=10).status_code
+
+
+def test_a_served_simulator_stopped_and_served_again_answers_on_the_same_address() -> None:
+    sim = make_simulator()
+    with ServedSimulator(sim) as served:
+        url, port = served.base_url, served.port
+        assert _me(served, sim) == 200
+        served.stop()
+        served.stop()  # stopping twice is harmless
+        assert not served.running
+        with pytest.raises(requests.ConnectionError):
+            _me(served, sim)
+        with socket.socket() as probe:  # stopped means the port is free
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((served.host, port))
+        assert served.serve(sim) is sim and served.running and served.base_url == url
+        assert _me(served, sim) == 200
+    assert not served.running
+
+
+def test_serving_a_fresh_simulator_starts_each_caller_from_the_seed() -> None:
+    faults = LimitsConfig(p_workspace=0.3)
+    with ServedSimulator(make_simulator(seed=5, limits=faults)) as served:
+        runs = []
+        for _ in range(2):
+            sim = served.serve(make_simulator(seed=5, limits=faults))
+            for _ in range(12):
+                _me(served, sim)
+            runs.append(sim.served_frame()[["status", "reason"]].values.tolist())
+        assert runs[0] == runs[1] and any(status == 429 for status, _ in runs[0])
+        assert served.simulator is sim
+
+
+def test_stopping_closes_keep_alive_connections_and_a_restart_answers_them_from_the_new_simulator() -> None:
+    first, second = make_simulator(seed=1), make_simulator(seed=2)
+    with ServedSimulator(first) as served, requests.Session() as session:  # a session keeps its connection
+        me = served.base_url + "/v1/users/me"
+        assert session.get(me, headers=_headers(first), timeout=10).status_code == 200
+        served.stop()
+        with pytest.raises(requests.ConnectionError):
+            session.get(me, headers=_headers(first), timeout=10)
+        served.serve(second)
+        assert session.get(me, headers=_headers(second), timeout=10).status_code == 200
+    assert len(first.served) == 1 and len(second.served) == 1
+
+
+def test_a_served_simulator_that_is_dropped_stops_its_server() -> None:
+    before = {t.name for t in threading.enumerate()}
+    served = ServedSimulator(make_simulator())
+    url = served.base_url
+    del served  # a notebook cell that builds it again drops the earlier one
+    assert {t.name for t in threading.enumerate()} <= before
+    with pytest.raises(requests.ConnectionError):
+        requests.get(url + "/v1/users/me", timeout=10)
 
 
 # ---------------------------------------------------------------- the official SDK against the simulator

@@ -9,9 +9,12 @@ and stops cleanly on Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import json
+import socket
 import threading
-from contextlib import contextmanager
+import weakref
+from contextlib import contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
 from typing import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
@@ -19,7 +22,7 @@ from lab.notion.errors import APIError
 from lab.notion.ids import object_id
 from lab.notion.simulator import NotionSimulator, SimResponse
 
-__all__ = ["SimulatorHTTPServer", "serve_in_background"]
+__all__ = ["SimulatorHTTPServer", "ServedSimulator", "serve_in_background"]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -78,8 +81,9 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         self.simulator = simulator
         self.lock = threading.Lock()
         self.verbose = verbose
-
         self._thread: threading.Thread | None = None
+        self._connections: set[socket.socket] = set()  # open client connections, keep-alive ones included
+        self._connections_lock = threading.Lock()
 
     @property
     def base_url(self) -> str:
@@ -92,9 +96,28 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         self._thread.start()
         return self
 
+    def process_request(self, request: socket.socket, client_address: tuple[str, int]) -> None:  # type: ignore[override]
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: socket.socket) -> None:  # type: ignore[override]
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
     def stop(self) -> None:
-        """Stop serving, close the socket and wait for the thread: no port or thread is left behind."""
+        """Stop serving, close the socket and wait for the thread: no port or thread is left behind.
+
+        Open keep-alive connections are shut too: their threads would otherwise go on answering a
+        client (an SDK's connection pool) from this stopped server.
+        """
         self.shutdown()
+        with self._connections_lock:
+            still_open = list(self._connections)
+        for connection in still_open:
+            with suppress(OSError):  # the client may have closed it already
+                connection.shutdown(socket.SHUT_RDWR)
         self.server_close()
         if self._thread is not None:
             self._thread.join(timeout=10)
@@ -110,3 +133,85 @@ def serve_in_background(simulator: NotionSimulator, host: str = "127.0.0.1",
         yield server
     finally:
         server.stop()
+
+
+class ServedSimulator:
+    """One loopback address that keeps serving across notebook cells: swap the simulator, stop,
+    serve again.
+
+    A lesson builds it once; each cell that talks to it first calls :meth:`serve` with the
+    simulator it needs, usually a fresh one, so that its output does not depend on what earlier
+    cells asked (faults and latencies are drawn from the simulator's seeded stream). ``serve``
+    starts the server again after :meth:`stop`, on the same port: ``base_url`` never changes,
+    and clients built earlier, the official SDK's included, keep working.
+
+    When the object is garbage-collected (a notebook cell that builds it is run again), its
+    server stops, so no thread or port is left behind.
+    """
+
+    def __init__(self, simulator: NotionSimulator, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._simulator = simulator
+        self._running: list[SimulatorHTTPServer] = []  # the live server, if any; shared with the finalizer
+        self._running.append(SimulatorHTTPServer(simulator, host, port).start_in_background())
+        self._host, self._port = self._running[0].server_address[:2]
+        weakref.finalize(self, _stop_each, self._running)
+
+    @property
+    def host(self) -> str:
+        return self._host
+
+    @property
+    def port(self) -> int:
+        """The port the system chose at the first start, kept for every restart."""
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        """``http://host:port``, the same before and after a restart."""
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def simulator(self) -> NotionSimulator:
+        """The simulator that answers (or will answer, once served again) every request."""
+        return self._simulator
+
+    @property
+    def running(self) -> bool:
+        return bool(self._running)
+
+    def serve(self, simulator: NotionSimulator) -> NotionSimulator:
+        """Answer every later request from ``simulator`` (starting the server again if it was
+        stopped) and return it."""
+        if not self._running:
+            try:
+                server = SimulatorHTTPServer(simulator, self._host, self._port)
+            except OSError as exc:
+                raise OSError(f"cannot serve again on {self.base_url}: {exc.strerror or exc}; another "
+                              "program took the port since the server stopped, so build a new "
+                              "ServedSimulator (its clients need the new base_url)") from exc
+            self._running.append(server.start_in_background())
+        server = self._running[0]
+        with server.lock:  # never between two halves of a request
+            server.simulator = simulator
+        self._simulator = simulator
+        return simulator
+
+    def stop(self) -> None:
+        """Stop serving and free the port; :meth:`serve` starts again. Stopping twice is harmless."""
+        _stop_each(self._running)
+
+    def __enter__(self) -> "ServedSimulator":
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "serving" if self.running else "stopped"
+        return f"ServedSimulator({self.base_url}, {state}, {self._simulator!r})"
+
+
+def _stop_each(servers: list[SimulatorHTTPServer]) -> None:
+    while servers:
+        servers.pop().stop()
