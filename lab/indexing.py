@@ -18,7 +18,8 @@ from lab.chunking import Chunk
 from lab.store import Hit, IndexStore
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 
-__all__ = ["OfflineIndex", "hits_frame", "refit_tfidf", "ask_index", "TFIDF_MODEL", "lsa_model_name", "LEAD"]
+__all__ = ["OfflineIndex", "ScoreBreakdown", "hits_frame", "refit_tfidf", "ask_index", "TFIDF_MODEL",
+           "lsa_model_name", "LEAD"]
 
 TFIDF_MODEL = "tfidf"
 LEAD = "(lead)"  # how tables name the text before a page's first heading
@@ -33,6 +34,28 @@ def hits_frame(question: str, hits: Sequence[Hit], model: str) -> pd.DataFrame:
     return pd.DataFrame([{"question": question, "model": model, "rank": i + 1, "score": round(h.score, 3),
                           "title": h.title, "section": h.section or LEAD, "id": h.id} for i, h in enumerate(hits)],
                         columns=["question", "model", "rank", "score", "title", "section", "id"])
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """Why one chunk scores what it does for a question under TF-IDF.
+
+    Both vectors have unit length, so the cosine is a sum over the words the question shares
+    with the chunk: each word's weight in the question times its weight in the chunk. A word
+    missing from either side adds nothing, however much it means.
+    """
+
+    chunk: Chunk
+    rank: int  # 1 + the number of chunks that score strictly higher
+    score: float
+    distinct_terms: int  # words with a non-zero weight in the chunk's vector
+    shared: tuple[tuple[str, float, float], ...]  # (word, weight in the question, weight in the chunk)
+
+    def __str__(self) -> str:
+        where = f"{self.chunk.title} > {self.chunk.section or LEAD}"
+        products = " + ".join(f"{term} {q:.3f}×{d:.3f}" for term, q, d in self.shared)
+        return (f"  #{self.rank} {self.score:.3f}  {where}: {self.chunk.tokens} tokens, "
+                f"{self.distinct_terms} distinct words\n         = {products or 'no shared word'}")
 
 
 @dataclass
@@ -78,6 +101,32 @@ class OfflineIndex:
         if model == self.lsa_name:
             return self.lsa.transform(tfidf)[0].astype(np.float32)
         raise ValueError(f"unknown model {model!r}; this index has {TFIDF_MODEL!r} and {self.lsa_name!r}")
+
+    def term_chunks(self, question: str) -> dict[str, int]:
+        """How many chunks contain each word of ``question`` the vocabulary knows, in question order.
+
+        The fewer chunks contain a word, the higher its idf and its weight in the question.
+        """
+        in_chunks = np.bincount(self.matrix.indices, minlength=self.matrix.shape[1])
+        vocabulary = self.tfidf.vocabulary_
+        return {term: int(in_chunks[vocabulary[term]]) for term in dict.fromkeys(self.tfidf.analyzer(question))
+                if term in vocabulary}
+
+    def explain(self, question: str, chunk: Chunk) -> ScoreBreakdown:
+        """The TF-IDF score of ``chunk`` for ``question``, its rank, and what each shared word adds."""
+        rows = {c.id: row for row, c in enumerate(self.chunks)}
+        if chunk.id not in rows:
+            raise ValueError(f"chunk {chunk.id!r} is not in this index; explain a chunk it was fitted on")
+        query = self.tfidf.transform([question]).toarray()[0]
+        scores = self.matrix @ query
+        row = self.matrix.getrow(rows[chunk.id])
+        weights = dict(zip(row.indices.tolist(), row.data.tolist()))
+        vocabulary = self.tfidf.vocabulary_
+        shared = tuple((term, float(query[vocabulary[term]]), weights[vocabulary[term]])
+                       for term in self.term_chunks(question) if vocabulary[term] in weights)
+        score = float(scores[rows[chunk.id]])
+        return ScoreBreakdown(chunk=chunk, rank=1 + int((scores > score).sum()), score=score,
+                              distinct_terms=row.nnz, shared=shared)
 
     def ask(self, store: IndexStore, question: str, model: str = TFIDF_MODEL, k: int = 3,
             min_score: float | None = None) -> pd.DataFrame:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from lab.memory.prompt import RetrievedNote
+from lab.memory.prompt import RetrievedNote, assemble_prompt
 from lab.vectors import TfidfVectorizer, WordAnalyzer
 
-__all__ = ["NoteIndex"]
+__all__ = ["NoteIndex", "ThresholdEffect", "threshold_effect"]
 
 
 class NoteIndex:
@@ -34,3 +35,31 @@ class NoteIndex:
         order = np.lexsort((np.arange(len(scores)), -scores))[:k]
         return [RetrievedNote(self.notes[i]["id"], round(float(scores[i]), 3), self.notes[i]["title"],
                               self.notes[i]["text"]) for i in order]
+
+
+@dataclass(frozen=True)
+class ThresholdEffect:
+    """What a prompt threshold does over labelled queries: what it loses, what it lets in, what it costs."""
+
+    min_score: float
+    relevant_dropped: int  # relevant notes the search returned that the threshold left out
+    unrelated_kept: int  # notes not labelled relevant that still reached a prompt
+    prompt_tokens: int  # lab tokens of all the prompts together
+
+
+def threshold_effect(index: NoteIndex, queries: Sequence[Mapping[str, Any]], min_score: float,
+                     k: int = 3) -> ThresholdEffect:
+    """Assemble one prompt per labelled query (``{"query", "relevant"}``) from its k best notes and count.
+
+    Relevance comes from the labels, so this is how a threshold is set: as high as the labelled
+    queries allow without dropping what they mark relevant.
+    """
+    dropped = kept = tokens = 0
+    for query in queries:
+        retrieved = index.retrieve(query["query"], k=k)
+        prompt = assemble_prompt(query["query"], retrieved, min_score=min_score)
+        relevant, included = set(query["relevant"]), set(prompt.included_ids)
+        dropped += len(({note.id for note in retrieved} & relevant) - included)
+        kept += len(included - relevant)
+        tokens += prompt.tokens
+    return ThresholdEffect(min_score, dropped, kept, tokens)

@@ -1,0 +1,88 @@
+"""Lesson 05's seed and the checkers of its exercises (expected values computed, never typed)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from lab.chunking import Chunk
+from lab.chunking.corpus import chunk_pages
+from lab.client import FixedRate
+from lab.course.exercises import Exercise
+from lab.indexing import TFIDF_MODEL, OfflineIndex
+from lab.indexing_runs import run_indexer
+from lab.store import IndexStore
+from lab.vectors import WordAnalyzer
+
+__all__ = ["SEED", "QUESTIONS", "NOT_SOLD", "exercise"]
+
+SEED = 5  # seeds the simulated read (latency, faults) and the SVD map's solver
+QUESTIONS = ("¿El rol de canela lleva nuez?", "¿Hasta cuándo puedo cancelar un pastel?", "¿Abren el 1 de mayo?")
+NOT_SOLD = "¿Venden bicicletas eléctricas?"
+MIN_SCORE = 0.2
+
+
+@lru_cache(maxsize=None)
+def _lesson_index() -> tuple[list[Chunk], OfflineIndex]:
+    """The lesson's chunks and index, built as its first cells build them."""
+    chunks = chunk_pages(run_indexer("paced", FixedRate(3.0), seed=SEED).read.pages).chunks
+    return chunks, OfflineIndex(chunks, analyzer=WordAnalyzer(stop_words="es", keep_digits=False),
+                                lsa_components=128)
+
+
+def _by_hand() -> dict:
+    chunks, index = _lesson_index()
+    allergens = next(c for c in chunks if c.title == "Ficha: Rol de canela" and c.section == "Alérgenos")
+    return {"nuez_idf": float(index.tfidf.idf_[index.tfidf.vocabulary_["nuez"]]),
+            "allergen_score": index.explain(QUESTIONS[0], allergens).score}
+
+
+def _threshold() -> dict:
+    _, index = _lesson_index()
+    store = IndexStore(":memory:")
+    index.save(store)
+    kept = [len(index.ask(store, q, TFIDF_MODEL, k=3, min_score=MIN_SCORE)) for q in QUESTIONS]
+    return {"kept_chunks": sum(kept), "answered_questions": sum(n > 0 for n in kept),
+            "bicycles_best_score": float(index.ask(store, NOT_SOLD, TFIDF_MODEL, k=1)["score"].iloc[0])}
+
+
+def _json_bytes(vectors: np.ndarray) -> int:
+    return sum(len(json.dumps(vector.tolist())) for vector in vectors)
+
+
+def _read_back() -> dict:
+    chunks, index = _lesson_index()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "index.sqlite"
+        index.save(IndexStore(path))
+        again = IndexStore(path)
+        _, lsa = again.vectors(index.lsa_name)
+        _, tfidf = again.vectors(TFIDF_MODEL)
+        lsa_blob, tfidf_blob = again.vector_bytes(index.lsa_name), again.vector_bytes(TFIDF_MODEL)
+    order = np.argsort([c.id for c in chunks], kind="stable")  # the store returns rows in id order
+    return {"same_vectors": bool(np.array_equal(lsa, index.lsa_matrix[order].astype(np.float32))),
+            "lsa_json_ratio": _json_bytes(lsa) / lsa_blob, "tfidf_json_ratio": _json_bytes(tfidf) / tfidf_blob}
+
+
+@lru_cache(maxsize=None)
+def exercise(number: int) -> Exercise:
+    """The checker of exercise ``number`` (1 to 3) at the end of lesson 05."""
+    exercises = {
+        1: Exercise("Exercise 1", _by_hand, tolerance={"nuez_idf": 0.002}, absolute={"allergen_score": 0.001},
+                    hint="n_t is the number of rows of index.matrix with a non-zero weight in the column of "
+                         "'nuez' (index.tfidf.vocabulary_['nuez']); the question holds each word once, so its "
+                         "weights are the idfs of its words divided by their Euclidean norm."),
+        2: Exercise("Exercise 2", _threshold, absolute={"bicycles_best_score": 0.001},
+                    hint="index.ask(store, question, TFIDF_MODEL, k=3, min_score=0.2) returns only the chunks "
+                         "at or above 0.2; ask with k=1 and no threshold for the bicycles' best score."),
+        3: Exercise("Exercise 3", _read_back, tolerance={"lsa_json_ratio": 0.02, "tfidf_json_ratio": 0.02},
+                    hint="IndexStore(db_path).vectors(model) returns the ids and the float32 rows in id order; "
+                         "divide the JSON bytes of all rows by store.vector_bytes(model)."),
+    }
+    if number not in exercises:
+        raise ValueError(f"lesson 05 has exercises 1 to 3, not {number}")
+    return exercises[number]

@@ -1,0 +1,66 @@
+"""Lesson 08's checkers (expected values computed, never typed) and the values exercise 2 asks about."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lab.course.exercises import Exercise
+from lab.datasets.study_notes import load_study_notes
+from lab.memory import ContextParams, cost_usd, history_total_closed_form, sensitive_reason, totals
+from lab.memory.notes import NoteIndex, threshold_effect
+
+__all__ = ["GOALS", "SENSITIVE_GOALS", "exercise"]
+
+# Values a chat might try to save as the profile's "goal"; the labels are what a careful person
+# would judge, not what the pattern sees.
+GOALS = {
+    "a": "my card is five five one two three four",
+    "b": "I practise piano keys daily",
+    "c": "call me on 55 1234 5678",
+    "d": "my password is Sunflower",
+    "e": "finish 120000 rows of SQL practice",
+    "f": "ana at example dot com",
+}
+SENSITIVE_GOALS = frozenset({"a", "c", "d", "f"})
+TURNS = 30
+
+
+def _rarer_summary() -> dict:
+    other = ContextParams(n=10, summary_cap=400)
+    sums = totals(TURNS, other)
+    return {"summary_tokens": sums["summary"], "summary_usd": cost_usd(sums["summary"], other),
+            "history_tokens": history_total_closed_form(TURNS, other)}
+
+
+def _pattern() -> dict:
+    refused = {label for label, value in GOALS.items() if sensitive_reason(value) is not None}
+    return {"refused": frozenset(refused), "slipped_through": frozenset(SENSITIVE_GOALS - refused)}
+
+
+def _highest_threshold() -> dict:
+    corpus = load_study_notes()
+    notes = NoteIndex(corpus["notes"])
+    relevant_scores = [note.score for query in corpus["queries"] for note in notes.retrieve(query["query"], k=3)
+                       if note.id in query["relevant"]]
+    highest = min(relevant_scores)
+    return {"highest_threshold": highest,
+            "unrelated_kept": threshold_effect(notes, corpus["queries"], highest).unrelated_kept}
+
+
+@lru_cache(maxsize=None)
+def exercise(number: int) -> Exercise:
+    """The checker of exercise ``number`` (1 to 3) at the end of lesson 08."""
+    exercises = {
+        1: Exercise("Exercise 1", _rarer_summary, absolute={"summary_usd": 0.0005},
+                    hint="ContextParams(n=10, summary_cap=400) changes only the summary strategy; totals(30, ...) "
+                         "sums every turn, and cost_usd prices the tokens at 2 USD per million."),
+        2: Exercise("Exercise 2", _pattern,
+                    hint="sensitive_reason(value) returns None when the pattern lets a value through; it looks "
+                         "for an '@', six digits in a row, and words such as key, token, password."),
+        3: Exercise("Exercise 3", _highest_threshold, absolute={"highest_threshold": 0.0005},
+                    hint="take the lowest score of a relevant note among every query's three retrieved notes; "
+                         "threshold_effect(notes, corpus['queries'], that_score) counts what still gets in."),
+    }
+    if number not in exercises:
+        raise ValueError(f"lesson 08 has exercises 1 to 3, not {number}")
+    return exercises[number]
