@@ -1,0 +1,76 @@
+"""Lesson 01's seed and the checkers of its exercises (expected values computed, never typed)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lab.client import NoPacing, NotionClient, collect_paginated_api
+from lab.course.exercises import Exercise
+from lab.notion import NOTION_API_URL, in_process_session
+from lab.notion.inventory import page_inventory
+from lab.reading import find_data_source, publishable_filter
+from lab.workspaces import KB_INTEGRATION, bakery_simulator
+
+__all__ = ["SEED", "exercise"]
+
+SEED = 1  # seeds latency draws and request ids
+POLICY = "politica-cancelaciones"
+
+
+def _faq_pages_since_april() -> dict:
+    inventory = page_inventory(bakery_simulator(seed=SEED).workspace, KB_INTEGRATION)
+    recent_faq = inventory[(inventory["type"] == "faq") & (inventory["edited"] >= "2026-04-01")]
+    return {"faq_pages": int((recent_faq["status"] == "publishable").sum()),
+            "without_publicable_filter": int((recent_faq["status"] != "private").sum())}
+
+
+def _policy_read_seven_at_a_time() -> dict:
+    sim = bakery_simulator(seed=SEED)
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=NoPacing())
+    policy = sim.workspace.page_id(POLICY)
+    top_level = collect_paginated_api(client.blocks.children.list, page_size=7, block_id=policy)
+    inventory = page_inventory(sim.workspace, KB_INTEGRATION).set_index("page_id")
+    return {"top_level_blocks": len(top_level), "requests": len(client.log),
+            "nested_blocks": int(inventory.loc[policy, "blocks"]) - len(top_level)}
+
+
+def _unshared_page() -> dict:
+    sim = bakery_simulator(seed=SEED)
+    ws, session = sim.workspace, in_process_session(sim)
+    headers = {"Authorization": f"Bearer {sim.token_for(KB_INTEGRATION)}", "Notion-Version": "2026-03-11"}
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=session, clock=sim.clock, pacer=NoPacing())
+    data_source = find_data_source(client)["id"]
+    nuts = next(p for p in ws.pages.values() if p.type == "alergenos" and "nuez" in p.title.lower())
+
+    def listed() -> bool:
+        rows = collect_paginated_api(client.data_sources.query, data_source_id=data_source,
+                                     filter=publishable_filter())
+        return any(row["id"] == nuts.id for row in rows)
+
+    ws.unshare(KB_INTEGRATION, nuts.id)
+    hidden = listed(), session.get(f"{NOTION_API_URL}/v1/blocks/{nuts.id}/children", headers=headers).status_code
+    ws.share(KB_INTEGRATION, nuts.id)
+    return {"listed_when_unshared": hidden[0], "children_status_when_unshared": hidden[1],
+            "listed_when_shared_again": listed()}
+
+
+@lru_cache(maxsize=None)
+def exercise(number: int) -> Exercise:
+    """The checker of exercise ``number`` (1 to 3) at the end of lesson 01."""
+    exercises = {
+        1: Exercise("Exercise 1", _faq_pages_since_april,
+                    hint="combine the Publicable checkbox, the Tipo select (faq) and a last_edited_time "
+                         "on_or_after 2026-04-01 with and; then drop the checkbox condition and count again: "
+                         "the integration also sees the shared drafts."),
+        2: Exercise("Exercise 2", _policy_read_seven_at_a_time,
+                    hint="follow next_cursor until has_more is false, counting the requests; the inventory's "
+                         "blocks column counts a page's blocks at every depth, the children endpoint only "
+                         "the top level."),
+        3: Exercise("Exercise 3", _unshared_page,
+                    hint="unsharing takes effect at once: the page leaves the query and every route to it "
+                         "answers as if it did not exist; sharing it again brings it back."),
+    }
+    if number not in exercises:
+        raise ValueError(f"lesson 01 has exercises 1 to 3, not {number}")
+    return exercises[number]

@@ -1,0 +1,84 @@
+"""Lesson 03's seed and the checkers of its exercises (expected values computed, never typed)."""
+
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+
+from lab.chunking import SectionTokenChunker, flatten_blocks, token_spans
+from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check
+from lab.client import FixedRate
+from lab.course.exercises import Exercise
+from lab.indexing_runs import run_indexer
+from lab.reading import KnowledgeBaseRead
+
+__all__ = ["SEED", "exercise"]
+
+SEED = 3  # seeds the read's latency draws and injected faults (the pages read do not depend on it)
+CINNAMON = "Ficha: Rol de canela"
+CINNAMON_SENTENCE = "lleva nuez en la receta"  # in the "Alérgenos" section of the cinnamon roll sheet
+
+
+@lru_cache(maxsize=1)
+def _read() -> KnowledgeBaseRead:
+    return run_indexer("paced", FixedRate(3.0), passes=1, seed=SEED).read
+
+
+def _corpus(chunker: SectionTokenChunker) -> ChunkedCorpus:
+    return chunk_pages(_read().pages, chunker)
+
+
+def _smaller_windows() -> dict:
+    chunker = SectionTokenChunker(max_tokens=200, overlap=40)
+    corpus = _corpus(chunker)
+    check = count_formula_check(corpus.flats, corpus.chunks, chunker)
+    totals = chunk_totals(corpus.chunks, corpus.pages).set_index("measure")["value"]
+    return {"chunks": len(corpus.chunks), "sections_over_L": int((check["T"] > 200).sum()),
+            "overlap_pct": float(totals["overlap overhead %"])}
+
+
+def _longest_section() -> dict:
+    chunker = SectionTokenChunker(max_tokens=300, overlap=50)
+    corpus = _corpus(chunker)
+    check = count_formula_check(corpus.flats, corpus.chunks, chunker)
+    top = check.sort_values(["T", "section"], ascending=[False, True]).iloc[0]
+    windows = sorted((c for c in corpus.chunks if c.page_id == top["page_id"] and c.section == top["section"]),
+                     key=lambda c: c.start)
+    text = corpus.flats[top["page_id"]].text
+    shared = {len(token_spans(text[b.start:a.end])) for a, b in zip(windows, windows[1:])}
+    return {"windows": len(windows), "shared_tokens": shared.pop() if len(shared) == 1 else sorted(shared),
+            "last_window_tokens": windows[-1].tokens}
+
+
+def _rewritten_sentence() -> dict:
+    chunker = SectionTokenChunker(max_tokens=300, overlap=50)
+    page = next(p for p in _read().pages if p.title == CINNAMON)
+    edited = copy.deepcopy(page.blocks)
+    for _, block in edited:
+        runs = block.get(block["type"], {}).get("rich_text", [])
+        if runs and CINNAMON_SENTENCE in "".join(run["plain_text"] for run in runs):
+            runs[0]["plain_text"] = runs[0]["text"]["content"] = "Todas las piezas de rol de canela llevan nuez."
+            del runs[1:]
+    before = {c.id: c.fingerprint for c in chunker.split(flatten_blocks(page.blocks), page.metadata())}
+    after = {c.id: c.fingerprint for c in chunker.split(flatten_blocks(edited), page.metadata())}
+    changed = sum(before[i] != after.get(i) for i in before)
+    return {"changed_chunks": changed, "unchanged_chunks": len(before) - changed, "same_ids": set(before) == set(after)}
+
+
+@lru_cache(maxsize=None)
+def exercise(number: int) -> Exercise:
+    """The checker of exercise ``number`` (1 to 3) at the end of lesson 03."""
+    exercises = {
+        1: Exercise("Exercise 1", _smaller_windows, absolute={"overlap_pct": 0.05},
+                    hint="cut the pages with SectionTokenChunker(max_tokens=200, overlap=40); count_formula_check "
+                         "gives each section's T, and chunk_totals the overlap overhead."),
+        2: Exercise("Exercise 2", _longest_section,
+                    hint="the first window covers L tokens and each later one L - s new ones, so the last "
+                         "window holds what is left after those, plus the s it repeats."),
+        3: Exercise("Exercise 3", _rewritten_sentence,
+                    hint="an id names page, section and window, so editing text keeps every id; a fingerprint "
+                         "hashes the chunk's text, so only the chunks whose text changed get a new one."),
+    }
+    if number not in exercises:
+        raise ValueError(f"lesson 03 has exercises 1 to 3, not {number}")
+    return exercises[number]
