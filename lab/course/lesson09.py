@@ -9,16 +9,23 @@ from typing import Any, Callable
 from lab.client import FixedRate, NoPacing, NotionAPIError, NotionClient, collect_paginated_api
 from lab.course.exercises import Exercise
 from lab.notion import LimitsConfig, NotionSimulator, in_process_session
-from lab.notion.server import serve_in_background
+from lab.notion.server import ServedSimulator, serve_in_background
 from lab.reading import read_knowledge_base, request_breakdown
 from lab.workspaces import KB_INTEGRATION, bakery_simulator
 
-__all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "exercise"]
+__all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "lesson_server", "exercise"]
 
 SEED = 9  # seeds latency, injected faults, request ids and the cursor key
 FAULTS = LimitsConfig(p_workspace=0.03, p_overload=0.01)  # lesson 02's declared fault rates
 POLICY = "politica-cancelaciones"  # the page whose top-level blocks the exercises list
 OTHER_PAGE = "faq-cambios-y-cancelaciones"  # a second listing, for a borrowed cursor
+
+
+@lru_cache(maxsize=1)
+def lesson_server() -> ServedSimulator:
+    """The lesson's one server on a free loopback port, started on first use; a cell run again
+    gets the same server and address (a new kernel starts a new one)."""
+    return ServedSimulator(bakery_simulator(seed=SEED))
 
 
 def _client(sim: NotionSimulator, **kwargs: Any) -> NotionClient:

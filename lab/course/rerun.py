@@ -8,12 +8,14 @@ run). ``python -m lab.pipeline rerun 06`` prints the cells that do not.
 from __future__ import annotations
 
 import copy
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-from lab.paths import NOTEBOOKS_DIR
+from lab.paths import NOTEBOOKS_DIR, OUTPUT_ENV
 
 __all__ = ["CellChange", "rerun_each_cell"]
 
@@ -62,7 +64,8 @@ def _summary(outputs: list) -> str:
 
 def rerun_each_cell(path: Path, cwd: Path = NOTEBOOKS_DIR, timeout: int = 600) -> list[CellChange]:
     """Execute ``path`` top to bottom in a fresh kernel, each code cell twice in a row; return the
-    cells whose two runs gave different outputs (an error in either run counts as different)."""
+    cells whose two runs gave different outputs (an error in either run counts as different).
+    What the lesson writes goes to a temporary folder, never to ``data/``."""
     from nbclient import NotebookClient  # slow to import; only this function needs it
 
     from lab.pipeline import QuietKernelManager
@@ -71,7 +74,9 @@ def rerun_each_cell(path: Path, cwd: Path = NOTEBOOKS_DIR, timeout: int = 600) -
     client = NotebookClient(nb, kernel_name="python3", timeout=timeout, allow_errors=True,
                             kernel_manager_class=QuietKernelManager, resources={"metadata": {"path": str(cwd)}})
     changes = []
-    with client.setup_kernel():
+    # the kernel writes its tables, figures and samples to a scratch folder, not to data/
+    with tempfile.TemporaryDirectory(prefix="lab-rerun-") as scratch, \
+            client.setup_kernel(env=os.environ | {OUTPUT_ENV: scratch}):
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue

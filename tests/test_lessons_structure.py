@@ -1,0 +1,72 @@
+"""What a learner relies on in every lesson: short lessons, readable lines, charts as pictures,
+and exercises with a place to answer, a checker, and a collapsed worked solution that asserts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lab.pipeline import lesson_paths
+
+MAX_CELLS = 32       # "about 30": a lesson longer than this wants splitting or trimming
+MAX_LINE = 100       # characters in a code line, so no cell needs a horizontal scroll
+LESSONS = lesson_paths()
+
+
+def _cells(path: Path) -> list:
+    return nbformat.read(path, as_version=4).cells
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
+def test_a_lesson_has_at_most_about_thirty_cells(lesson: Path) -> None:
+    assert len(_cells(lesson)) <= MAX_CELLS, f"{lesson.name} has {len(_cells(lesson))} cells"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
+def test_no_code_line_is_longer_than_a_hundred_characters(lesson: Path) -> None:
+    long = [(i, line) for i, cell in enumerate(_cells(lesson)) if cell.cell_type == "code"
+            for line in cell.source.splitlines() if len(line) > MAX_LINE]
+    assert not long, f"{lesson.name}: " + "; ".join(f"cell {i}: {len(line)} chars" for i, line in long)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
+def test_every_chart_is_shown_as_a_picture(lesson: Path) -> None:
+    for i, cell in enumerate(_cells(lesson)):
+        for output in cell.get("outputs", []):
+            text = "".join(output.get("data", {}).get("text/plain", ""))
+            assert "<Figure size" not in text, f"{lesson.name} cell {i} shows a chart as text"
+            if text.startswith("[chart "):
+                assert "image/png" in output["data"], f"{lesson.name} cell {i}: chart without its picture"
+
+
+def _exercises(cells: list) -> list[tuple[int, int]]:
+    """(exercise number, index of its prompt cell) for every '### Exercise n' heading."""
+    found = []
+    for i, cell in enumerate(cells):
+        if cell.cell_type == "markdown":
+            found += [(int(n), i) for n in re.findall(r"^### Exercise (\d+)", cell.source, re.M)]
+    return found
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
+def test_each_exercise_has_an_answer_cell_a_checker_and_a_collapsed_solution_that_asserts(lesson: Path) -> None:
+    cells = _cells(lesson)
+    exercises = _exercises(cells)
+    assert len(exercises) >= 2, f"{lesson.name}: {len(exercises)} exercises"
+    assert [n for n, _ in exercises] == list(range(1, len(exercises) + 1))
+    for n, i in exercises:
+        answer, solution = cells[i + 1], cells[i + 2]
+        where = f"{lesson.name}, exercise {n}"
+        assert answer.cell_type == "code" and re.search(r"=\s*\.\.\.", answer.source), f"{where}: no '...' to fill in"
+        assert f"exercise({n}).check(" in answer.source, f"{where}: the answer cell does not call the checker"
+        shown = "".join(o.get("text", "") + "".join(o.get("data", {}).get("text/plain", "")) for o in answer.outputs)
+        assert "not answered yet" in shown, f"{where}: the untouched answer cell should say 'not answered yet'"
+        assert solution.cell_type == "code" and solution.source.startswith(f"# Solution {n}"), where
+        assert f"exercise({n}).assert_solved(" in solution.source, f"{where}: the solution does not assert"
+        hidden = solution.metadata.get("jupyter", {})
+        assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), f"{where}: solution is not collapsed"
+        # JupyterLab writes the legacy "collapsed" beside outputs_hidden: with it, saving is a no-op
+        assert solution.metadata.get("collapsed") is True, f"{where}: solution lacks 'collapsed': true"
