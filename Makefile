@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
+PIP    := $(PY) -m pip install --quiet --quiet --disable-pip-version-check -c constraints.txt
 
 .PHONY: run test lab bench clean
 
@@ -24,7 +24,7 @@ $(VENV)/.test-installed: $(VENV)/.run-installed
 
 ## run: execute every lesson in order, regenerate data/tables and data/figures, print a summary
 run: $(VENV)/.run-installed
-	@$(PY) -m lab.pipeline run
+	@$(PY) -m lab.course.pipeline run
 
 ## test: unit, property and fault-injection tests, lessons re-run cell by cell, strict nbval, drift
 test: $(VENV)/.test-installed

@@ -16,19 +16,20 @@ from pathlib import Path
 from typing import Sequence
 
 from lab.clock import WallClock
-from lab.notion import PLANS, LimitsConfig, NotionSimulator, Workspace
+from lab.errors import LabError
+from lab.notion import PLANS
+from lab.simulator import KB_INTEGRATION, LimitsConfig, NotionSimulator, Workspace
 
 __all__ = ["main", "DEFAULT_SERVE_TOKEN"]
 
 #: The knowledge-base integration's token when ``--token`` is not given. It is public: it
 #: exists so that examples work out of the box against a local simulator, nothing else.
 DEFAULT_SERVE_TOKEN = "ntn_lab_local_simulator_token"
-KB_INTEGRATION = "indexador"
 
 
 def _serve(args: argparse.Namespace) -> int:
     from lab.datasets.bakery import load_bakery_workspace
-    from lab.notion.server import SimulatorHTTPServer
+    from lab.simulator.server import SimulatorHTTPServer
 
     limits = LimitsConfig(plan=args.plan, window_seconds=args.window_seconds,
                           workspace_window_seconds=args.window_seconds, p_workspace=args.p_workspace,
@@ -69,10 +70,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _indexer(args: argparse.Namespace, kind: str) -> int:
-    from lab.client import FixedRate, NotionClient, NotionClientError
-    from lab.clock import WallClock
-    from lab.store import IndexStore, StoreError
-    from lab.sync import GuardrailError, SyncConfig, full_index, incremental_sync
+    from lab.client import FixedRate, NotionClient
+    from lab.ingest.store import IndexStore
+    from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 
     token = os.environ.get(args.token_env, "").strip()
     if not token:
@@ -95,7 +95,7 @@ def _indexer(args: argparse.Namespace, kind: str) -> int:
     try:
         Path(args.db).parent.mkdir(parents=True, exist_ok=True)
         store = IndexStore(args.db)
-    except (StoreError, OSError) as exc:
+    except (LabError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{kind} of '{args.title if not args.data_source else args.data_source}' from {args.base_url} "
@@ -105,7 +105,7 @@ def _indexer(args: argparse.Namespace, kind: str) -> int:
             report = full_index(client, store, clock, config)
         else:
             report = incremental_sync(client, store, clock, config, force=args.force)
-    except (NotionClientError, GuardrailError, LookupError) as exc:
+    except (LabError, LookupError) as exc:  # every lab error, pagination's included
         print(f"error: {exc}", file=sys.stderr)
         print("the index was left as it was", file=sys.stderr)
         return 1
@@ -161,6 +161,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except ValueError as exc:  # e.g. a probability outside [0, 1]
+    except (LabError, ValueError) as exc:  # e.g. a probability outside [0, 1]
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -44,7 +44,7 @@ _NOTEBOOKS_KEY = pytest.StashKey[list]()
 @pytest.fixture(scope="session")
 def regenerated_outputs(request: pytest.FixtureRequest) -> Path:
     """The folder where this session's lesson runs wrote their tables, every lesson included."""
-    from lab.pipeline import execute_lesson, lesson_paths
+    from lab.course.pipeline import execute_lesson, lesson_paths
 
     out = request.config.stash[_OUTPUT_KEY]
     executed = set(request.config.stash.get(_NOTEBOOKS_KEY, []))

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from lab.clock import SimulatedClock
-from lab.notion import LimitsConfig, NotionSimulator, Workspace
+from lab.simulator import LimitsConfig, NotionSimulator, Workspace
 
 VERSION = "2026-03-11"
 
@@ -110,5 +110,5 @@ def knowledge_base_spec(pages: int = 30, toggles_every: int = 2) -> dict[str, An
 
 def make_client(sim: NotionSimulator, integration: str = "indexador", **kwargs: Any):
     from lab.client import NotionClient
-    from lab.notion import in_process_session
+    from lab.simulator import in_process_session
     return NotionClient(sim.token_for(integration), session=in_process_session(sim), clock=sim.clock, **kwargs)

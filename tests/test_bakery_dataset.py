@@ -18,7 +18,7 @@ import pytest
 from lab.datasets.bakery import (BOUNDARY_PAGE, DATA_SOURCE_KEY, DEFAULT_PATH, build_bakery_workspace,
                                  iter_blocks, load_bakery_workspace, page_texts, write_bakery_workspace)
 from lab.datasets.notion_markdown import MAX_RUN_CHARS
-from lab.paths import DATA_DIR
+from lab.course.paths import DATA_DIR
 
 QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
 LAB_TOKEN = re.compile(r"\w+|[^\w\s]")

@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from lab.paths import REPO_ROOT
+from lab.course.paths import REPO_ROOT
 
 
 def test_quick_benchmarks_print_one_row_per_comparison_and_agree_with_the_references() -> None:

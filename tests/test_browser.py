@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from lab.course.jupyterlab import free_port, jupyterlab_command
-from lab.paths import NOTEBOOKS_DIR
+from lab.course.paths import NOTEBOOKS_DIR
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

@@ -13,9 +13,9 @@ import requests
 
 from lab.cli import DEFAULT_SERVE_TOKEN, main
 from lab.clock import WallClock
-from lab.notion.server import serve_in_background
-from lab.store import IndexStore
-from lab.workspaces import bakery_simulator
+from lab.simulator.server import serve_in_background
+from lab.ingest.store import IndexStore
+from lab.simulator.workspaces import bakery_simulator
 
 
 def free_port() -> int:
@@ -82,3 +82,24 @@ def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))  # the port is free again
+
+
+def test_every_lab_error_derives_from_one_root_so_the_cli_catches_them_all() -> None:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import lab
+    from lab.errors import LabError
+
+    roots = []
+    for info in pkgutil.walk_packages(lab.__path__, "lab."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if (inspect.isclass(obj) and issubclass(obj, Exception) and obj.__module__ == info.name
+                    and not name.startswith("_") and name != "WordCollision"):
+                roots.append(obj)
+    strays = [f"{cls.__module__}.{cls.__name__}" for cls in roots if not issubclass(cls, LabError)]
+    assert roots and not strays, f"errors outside LabError: {strays}"

@@ -11,8 +11,8 @@ from lab.client import (BudgetAware, FixedRate, InvalidRequest, NoPacing, Object
 from lab.client.schedule import minimum_duration
 from lab.client.traversal import WalkReport
 from lab.clock import SimulatedClock
-from lab.notion import LimitsConfig, NotionSimulator, Workspace
-from lab.reading import read_knowledge_base
+from lab.simulator import LimitsConfig, NotionSimulator, Workspace
+from lab.ingest.reading import read_knowledge_base
 from tests.notion_fixtures import knowledge_base_spec, make_client, make_simulator
 
 HEAVY = LimitsConfig(p_workspace=0.20, p_overload=0.05, p_server_error=0.02)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
-from lab.figures import describe_figure, png_bytes, save_figure
+from lab.course.figures import describe_figure, png_bytes, save_figure
 
 
 def _chart() -> Figure:
@@ -41,7 +41,7 @@ def test_the_text_stand_in_names_size_and_titles() -> None:
 def test_in_a_kernel_a_figure_displays_as_png_with_its_description() -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
-    from lab import notebook
+    from lab.course import notebook
 
     shell = InteractiveShell.instance()
     try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lab.course.lesson06 import afternoon_story
-from lab.sync import full_index, incremental_sync
+from lab.ingest.sync import full_index, incremental_sync
 
 
 def test_a_step_run_twice_does_the_same_thing_twice(tmp_path) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from lab.clock import SimulatedClock
-from lab.embeddings import EmbeddingError, VoyageEmbedder, missing_key_message, voyage_from_env
+from lab.services.voyage import EmbeddingError, VoyageEmbedder, missing_key_message, voyage_from_env
 
 KEY = "pa-test-secret-key-123"
 

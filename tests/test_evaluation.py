@@ -11,7 +11,7 @@ import math
 import pandas as pd
 import pytest
 
-from lab.evaluation import (
+from lab.retrieval.evaluation import (
     IdealPrecisionAt,
     LabelledQuestion,
     NdcgAt,

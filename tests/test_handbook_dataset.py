@@ -20,7 +20,7 @@ import pytest
 from lab.datasets.handbook import (AUDIENCES, HANDBOOK_PATH, HR_INTEGRATION, QUESTIONS_PATH, SUPPORT_INTEGRATION,
                                    build_handbook_workspace, load_handbook_questions, load_handbook_workspace,
                                    write_handbook_workspace)
-from lab.notion import NotionSimulator, Workspace
+from lab.simulator import NotionSimulator, Workspace
 
 REFUND_APPROVAL = "退款审批需要谁批准？"
 SUPPORT_REFUND_PAGE = "returns-and-refunds"

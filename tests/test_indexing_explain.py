@@ -7,8 +7,8 @@ import pytest
 
 from lab.chunking import Chunk
 from lab.chunking.records import fingerprint
-from lab.indexing import OfflineIndex
-from lab.store import IndexStore
+from lab.ingest.indexing import OfflineIndex
+from lab.ingest.store import IndexStore
 from lab.vectors import WordAnalyzer
 
 TEXTS = {

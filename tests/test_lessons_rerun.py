@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lab.course.rerun import rerun_each_cell
-from lab.pipeline import lesson_paths
+from lab.course.pipeline import lesson_paths
 
 
 @pytest.mark.parametrize("lesson", lesson_paths(), ids=lambda path: path.stem[:2])

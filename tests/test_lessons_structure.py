@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lab.pipeline import lesson_paths
+from lab.course.pipeline import lesson_paths
 
 MAX_CELLS = 32       # "about 30": a lesson longer than this wants splitting or trimming
 MAX_LINE = 100       # characters in a code line, so no cell needs a horizontal scroll

@@ -8,7 +8,8 @@ import matplotlib.pyplot as plt
 import pytest
 from matplotlib.figure import Figure
 
-from lab.memory import ContextParams, context_growth_chart, context_table
+from lab.course.plots import context_growth_chart
+from lab.memory import ContextParams, context_table
 
 
 def test_chart_draws_history_summary_and_retrieval_from_the_table() -> None:

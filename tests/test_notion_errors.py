@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab.notion.simulator import MAX_BODY_BYTES
+from lab.simulator.simulator import MAX_BODY_BYTES
 from tests.notion_fixtures import call, data_source_id, make_simulator
 
 

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from lab.notion import LimitsConfig
-from lab.notion.limits import CONNECTION_REASON, WORKSPACE_REASON
+from lab.simulator import LimitsConfig
+from lab.simulator.limits import CONNECTION_REASON, WORKSPACE_REASON
 from tests.notion_fixtures import call, make_simulator
 
 

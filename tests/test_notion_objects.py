@@ -7,7 +7,7 @@ import json
 import pytest
 import requests
 
-from lab.notion import in_process_session
+from lab.simulator import in_process_session
 from lab.notion.richtext import MAX_RUN_CHARS, plain_text, rich_text
 from tests.notion_fixtures import call, data_source_id, make_simulator
 
@@ -75,7 +75,7 @@ def test_long_text_is_cut_into_runs_of_at_most_2000_characters() -> None:
 
 def test_same_seed_gives_same_responses_and_timings() -> None:
     def run(seed: int) -> tuple[list[str], list[float]]:
-        from lab.notion import LimitsConfig
+        from lab.simulator import LimitsConfig
         sim = make_simulator(seed=seed, limits=LimitsConfig(p_workspace=0.2, p_overload=0.1))
         page = sim.workspace.page_id("faq-larga")
         bodies = []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lab.notion import LimitsConfig, NotionSimulator, Workspace
-from lab.notion.simulator import QUERY_RESULT_LIMIT
+from lab.simulator import LimitsConfig, NotionSimulator, Workspace
+from lab.simulator.simulator import QUERY_RESULT_LIMIT
 from lab.clock import SimulatedClock
 from tests.notion_fixtures import call, data_source_id, make_simulator
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 
-from lab.paths import REPO_ROOT
+from lab.course.paths import REPO_ROOT
 
 
 def _constraints() -> dict[str, str]:

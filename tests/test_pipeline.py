@@ -5,7 +5,7 @@ from __future__ import annotations
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from lab.pipeline import lesson_paths, normalise_notebook
+from lab.course.pipeline import lesson_paths, normalise_notebook
 
 
 def test_papermill_metadata_goes_and_execution_counts_stay() -> None:
@@ -34,8 +34,8 @@ def test_committed_lessons_are_already_normalised() -> None:
 
 
 def test_the_run_summary_fits_its_width_and_wraps_long_key_figures(tmp_path, monkeypatch) -> None:
-    from lab import pipeline
-    from lab.pipeline import LessonResult, summary_lines
+    from lab.course import pipeline
+    from lab.course.pipeline import LessonResult, summary_lines
 
     monkeypatch.setattr(pipeline, "key_figures", lambda name, tables: "figure " * 30)
     results = [LessonResult("02_a_client_that_respects_rate_limits", True, 18.8),

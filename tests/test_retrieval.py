@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab.evaluation import source_units
+from lab.retrieval.evaluation import source_units
 from lab.retrieval import (
     RRF,
     BM25Retriever,
@@ -21,10 +21,10 @@ from lab.retrieval import (
     UnknownAudienceError,
     reciprocal_rank_fusion,
 )
-from lab.retrieval.handbook import read_handbook
+from lab.course.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
-from lab.store import Hit as StoreHit
-from lab.store import IndexStore, ModelMismatchError
+from lab.ingest.store import Hit as StoreHit
+from lab.ingest.store import IndexStore, ModelMismatchError
 from lab.vectors import BM25, CJKBigramAnalyzer, NotFittedError, WordAnalyzer
 
 ENGLISH = WordAnalyzer(stop_words="en")

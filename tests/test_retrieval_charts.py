@@ -11,7 +11,7 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from lab.plots import method_comparison_chart, precision_at_k_chart, similarity_heatmap
+from lab.course.plots import method_comparison_chart, precision_at_k_chart, similarity_heatmap
 
 MATRIX = np.array([[0.5, 0.0, 0.1], [0.0, 0.2, 0.0]])
 

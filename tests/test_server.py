@@ -11,10 +11,10 @@ import requests
 
 from lab.client import NoPacing, NotionClient
 from lab.clock import WallClock
-from lab.notion import LimitsConfig, NotionSimulator, Workspace
-from lab.notion.server import ServedSimulator, serve_in_background
-from lab.notion.simulator import MAX_BODY_BYTES
-from lab.reading import read_knowledge_base
+from lab.simulator import LimitsConfig, NotionSimulator, Workspace
+from lab.simulator.server import ServedSimulator, serve_in_background
+from lab.simulator.simulator import MAX_BODY_BYTES
+from lab.ingest.reading import read_knowledge_base
 from tests.notion_fixtures import knowledge_base_spec, make_client, make_simulator, small_spec
 
 

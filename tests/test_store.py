@@ -7,7 +7,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.store import SCHEMA_VERSION, IndexStore, ModelMismatchError, SchemaVersionError
+from lab.ingest.store import SCHEMA_VERSION, IndexStore, ModelMismatchError, SchemaVersionError
 
 
 def chunk(i: int, page: str = "p1") -> dict:
@@ -118,7 +118,7 @@ def test_watermark_and_sync_runs_are_stored(tmp_path) -> None:
 
 
 def test_an_index_restored_from_its_image_is_the_one_serialized_and_stays_in_its_file(tmp_path) -> None:
-    from lab.store import IndexStore
+    from lab.ingest.store import IndexStore
 
     store = IndexStore(tmp_path / "i.sqlite")
     store.set_watermark("notion", "2026-04-09T16:00:00.000Z")

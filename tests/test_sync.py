@@ -9,12 +9,12 @@ import textwrap
 import pytest
 
 from lab.client import FixedRate, NoPacing, NotionClient, RetryPolicy
-from lab.edits import afternoon_edits, apply_edits
-from lab.faults import InjectedCrash, crashing_session
-from lab.notion import LimitsConfig, in_process_session
-from lab.store import IndexStore
-from lab.sync import GuardrailError, SyncConfig, full_index, incremental_sync
-from lab.workspaces import KB_INTEGRATION, bakery_simulator
+from lab.course.edits import afternoon_edits, apply_edits
+from lab.simulator.faults import InjectedCrash, crashing_session
+from lab.simulator import LimitsConfig, in_process_session
+from lab.ingest.store import IndexStore
+from lab.ingest.sync import GuardrailError, SyncConfig, full_index, incremental_sync
+from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
 CONTENT_TABLES = ("chunks", "pages", "sync_state", "models")
 
@@ -160,11 +160,11 @@ def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index
     script = textwrap.dedent(f"""
         import os, signal
         from lab.client import NoPacing, NotionClient
-        from lab.edits import afternoon_edits, apply_edits
-        from lab.notion import in_process_session
-        from lab.store import IndexStore
-        from lab.sync import incremental_sync
-        from lab.workspaces import bakery_simulator
+        from lab.course.edits import afternoon_edits, apply_edits
+        from lab.simulator import in_process_session
+        from lab.ingest.store import IndexStore
+        from lab.ingest.sync import incremental_sync
+        from lab.simulator.workspaces import bakery_simulator
         sim = bakery_simulator(seed=6)
         client = NotionClient(sim.token_for("indexador"), session=in_process_session(sim), clock=sim.clock,
                               pacer=NoPacing())

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lab.drift import compare_tables
-from lab.paths import DATA_DIR
+from lab.course.drift import compare_tables
+from lab.course.paths import DATA_DIR
 
 
 @pytest.mark.after_notebooks

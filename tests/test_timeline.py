@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from lab.client import FixedRate, NoPacing, NotionClient
-from lab.notion import LimitsConfig
-from lab.timeline import run_together
+from lab.simulator import LimitsConfig
+from lab.simulator.timeline import run_together
 from tests.notion_fixtures import make_simulator
 
 

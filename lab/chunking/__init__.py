@@ -11,13 +11,15 @@ Every chunker returns :class:`Chunk` records whose ``body`` is an exact slice of
 """
 
 from lab.chunking.budgets import window_count
+from lab.chunking.compare import chunks_per_file, run_strategies, strategy_summary
+from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check, table_by_type
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
     MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
     rich_text_plain,
 )
 from lab.chunking.markdown import MarkdownHeaderChunker
-from lab.chunking.markdown_outline import parse_outline, parse_publication_comment
+from lab.chunking.markdown_outline import find_fences, parse_outline, parse_publication_comment
 from lab.chunking.paragraphs import ParagraphChunker
 from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
@@ -32,6 +34,8 @@ __all__ = [
     "Chunk", "chunks_to_frame", "fingerprint",
     "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
     "SOURCE_SEPARATOR", "joined_text", "word_window_summary", "window_count",
-    "parse_outline", "parse_publication_comment", "slugify",
+    "find_fences", "parse_outline", "parse_publication_comment", "slugify",
+    "ChunkedCorpus", "chunk_pages", "chunk_totals", "count_formula_check", "table_by_type",
+    "run_strategies", "chunks_per_file", "strategy_summary",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
 ]

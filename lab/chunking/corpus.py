@@ -18,7 +18,7 @@ __all__ = ["ChunkedCorpus", "chunk_pages", "table_by_type", "chunk_totals", "cou
 
 
 class PageLike(Protocol):
-    """What a read page offers (``lab.reading.PageRead`` is one)."""
+    """What a read page offers (``lab.ingest.reading.PageRead`` is one)."""
 
     blocks: list[tuple[int, dict[str, Any]]]
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from lab.errors import LabError
+
 __all__ = ["ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError"]
 
 
-class ChunkingError(ValueError):
+class ChunkingError(LabError, ValueError):
     """Base class: the input or the configuration of a chunker cannot be used."""
 
 

@@ -20,12 +20,9 @@ from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import FixedRate, Pacer
 from lab.client.retry import RETRY_AFTER_STATUSES, SERVER_ERROR_STATUSES, RetryPolicy
 from lab.clock import Clock, WallClock
-from lab.notion.limits import CONNECTION_REASON, WORKSPACE_REASON
-from lab.notion.objects import LATEST_VERSION
+from lab.notion.api import CONNECTION_REASON, LATEST_VERSION, NOTION_API_URL, WORKSPACE_REASON
 
-__all__ = ["NotionClient", "NOTION_API_URL"]
-
-NOTION_API_URL = "https://api.notion.com"
+__all__ = ["NotionClient"]
 
 _REASONS = {CONNECTION_REASON: "connection", WORKSPACE_REASON: "workspace"}
 

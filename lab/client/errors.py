@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from lab.errors import LabError
+
 __all__ = ["NotionClientError", "NotionAPIError", "ObjectNotFound", "Unauthorized", "InvalidRequest",
            "RestrictedResource", "RetriesExhausted", "NotionConnectionError", "redact"]
 
@@ -13,7 +15,7 @@ def redact(text: str, secret: str | None) -> str:
     return text
 
 
-class NotionClientError(Exception):
+class NotionClientError(LabError):
     """Base class of everything the client raises."""
 
 

@@ -11,7 +11,7 @@ import math
 from collections import deque
 from typing import Protocol
 
-from lab.notion.limits import PLANS
+from lab.notion.api import PLANS
 
 __all__ = ["Pacer", "NoPacing", "FixedRate", "BudgetAware"]
 

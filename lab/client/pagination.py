@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
+from lab.errors import LabError
+
 __all__ = ["iterate_paginated_api", "collect_paginated_api", "PaginationError"]
 
 
-class PaginationError(RuntimeError):
+class PaginationError(LabError, RuntimeError):
     """A list said it had more results but gave no cursor to fetch them with."""
 
 

@@ -1,2 +1,23 @@
-"""What only the lessons need: exercises and their checkers, lesson scenarios that re-run
-cleanly, and the machinery that executes the lessons. The library never imports this package."""
+"""What only the lessons need: display and saving of tables and charts, the charts themselves,
+the lessons' scenarios (indexer runs, the afternoon's edits, the handbook, a re-runnable story),
+exercises and their checkers (one module per lesson), and the machinery that executes the
+lessons and checks their outputs. The library never imports this package.
+
+>>> from lab.course import notebook, save_table, save_figure
+"""
+
+from lab.course import notebook
+from lab.course.edits import afternoon_edits, apply_edits
+from lab.course.figures import save_figure
+from lab.course.handbook import read_handbook
+from lab.course.indexing_runs import run_contention, run_indexer, schedule_comparison, summarise_run
+from lab.course.paths import index_dir, samples_dir
+from lab.course.plots import (chunk_map_chart, context_growth_chart, method_comparison_chart, precision_at_k_chart,
+                              requests_per_second_chart, similarity_heatmap, size_histograms, strategy_size_chart,
+                              window_fill_chart)
+from lab.course.tables import save_table
+
+__all__ = ["notebook", "afternoon_edits", "apply_edits", "save_figure", "read_handbook", "run_contention",
+           "run_indexer", "schedule_comparison", "summarise_run", "index_dir", "samples_dir", "chunk_map_chart",
+           "context_growth_chart", "method_comparison_chart", "precision_at_k_chart", "requests_per_second_chart",
+           "similarity_heatmap", "size_histograms", "strategy_size_chart", "window_fill_chart", "save_table"]

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from lab.errors import LabError
+
 __all__ = ["Exercise", "Feedback", "ExerciseMismatch", "same_value"]
 
 
-class ExerciseMismatch(AssertionError):
+class ExerciseMismatch(LabError, AssertionError):
     """A worked solution no longer gives the lesson's expected values."""
 
 

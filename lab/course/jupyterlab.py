@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab.paths import REPO_ROOT
-from lab.pipeline import lesson_paths, normalise_notebook
+from lab.course.paths import REPO_ROOT
+from lab.course.pipeline import lesson_paths, normalise_notebook
 
 __all__ = ["normalise_on_save", "jupyterlab_command", "main"]
 

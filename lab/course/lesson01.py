@@ -6,10 +6,11 @@ from functools import lru_cache
 
 from lab.client import NoPacing, NotionClient, collect_paginated_api
 from lab.course.exercises import Exercise
-from lab.notion import NOTION_API_URL, in_process_session
-from lab.notion.inventory import page_inventory
-from lab.reading import find_data_source, publishable_filter
-from lab.workspaces import KB_INTEGRATION, bakery_simulator
+from lab.notion import NOTION_API_URL
+from lab.simulator import in_process_session
+from lab.simulator.inventory import page_inventory
+from lab.ingest.reading import find_data_source, publishable_filter
+from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
 __all__ = ["SEED", "exercise"]
 

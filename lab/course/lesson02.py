@@ -6,8 +6,8 @@ from functools import lru_cache
 
 from lab.client import BudgetAware, FixedRate
 from lab.course.exercises import Exercise
-from lab.indexing_runs import run_indexer
-from lab.notion import LimitsConfig
+from lab.course.indexing_runs import run_indexer
+from lab.simulator import LimitsConfig
 
 __all__ = ["SEED", "HEAVY_FAULTS", "exercise"]
 

@@ -9,8 +9,8 @@ from lab.chunking import SectionTokenChunker, flatten_blocks, token_spans
 from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check
 from lab.client import FixedRate
 from lab.course.exercises import Exercise
-from lab.indexing_runs import run_indexer
-from lab.reading import KnowledgeBaseRead
+from lab.course.indexing_runs import run_indexer
+from lab.ingest.reading import KnowledgeBaseRead
 
 __all__ = ["SEED", "exercise"]
 

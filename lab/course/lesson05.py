@@ -13,9 +13,9 @@ from lab.chunking import Chunk
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
 from lab.course.exercises import Exercise
-from lab.indexing import TFIDF_MODEL, OfflineIndex
-from lab.indexing_runs import run_indexer
-from lab.store import IndexStore
+from lab.ingest.indexing import TFIDF_MODEL, OfflineIndex
+from lab.course.indexing_runs import run_indexer
+from lab.ingest.store import IndexStore
 from lab.vectors import WordAnalyzer
 
 __all__ = ["SEED", "QUESTIONS", "NOT_SOLD", "exercise"]

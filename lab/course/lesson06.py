@@ -8,13 +8,13 @@ from pathlib import Path
 from lab.client import FixedRate, NotionClient, collect_paginated_api
 from lab.course.exercises import Exercise
 from lab.course.story import Story, World
-from lab.edits import afternoon_edits, apply_edits
-from lab.notion import in_process_session
-from lab.reading import find_data_source, page_title
-from lab.store import IndexStore
-from lab.notion import Workspace
-from lab.sync import SyncReport, cost_table, full_index, incremental_sync
-from lab.workspaces import KB_INTEGRATION, bakery_simulator
+from lab.course.edits import afternoon_edits, apply_edits
+from lab.simulator import in_process_session
+from lab.ingest.reading import find_data_source, page_title
+from lab.ingest.store import IndexStore
+from lab.simulator import Workspace
+from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
+from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
 __all__ = ["SEED", "STORAGE_FAQ", "fresh_world", "afternoon_story", "storage_faq_edit", "exercise"]
 

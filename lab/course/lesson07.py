@@ -16,13 +16,13 @@ import pandas as pd
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
 from lab.course.exercises import Exercise
-from lab.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
+from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
                             recall_at_k, reciprocal_rank, source_units)
-from lab.indexing_runs import run_indexer
+from lab.course.indexing_runs import run_indexer
 from lab.retrieval import BM25Retriever, Hit, Retriever, SearchCorpus, TfidfRetriever
 from lab.retrieval.labelled_sets import bakery_questions
 from lab.vectors import WordAnalyzer
-from lab.workspaces import bakery_workspace
+from lab.simulator.workspaces import bakery_workspace
 
 __all__ = ["SEED", "threshold_table", "top_hits_table", "audience_filter_table", "analyzer_table", "exercise"]
 

@@ -8,10 +8,10 @@ from typing import Any, Callable
 
 from lab.client import FixedRate, NoPacing, NotionAPIError, NotionClient, collect_paginated_api
 from lab.course.exercises import Exercise
-from lab.notion import LimitsConfig, NotionSimulator, in_process_session
-from lab.notion.server import ServedSimulator, serve_in_background
-from lab.reading import read_knowledge_base, request_breakdown
-from lab.workspaces import KB_INTEGRATION, bakery_simulator
+from lab.simulator import LimitsConfig, NotionSimulator, in_process_session
+from lab.simulator.server import ServedSimulator, serve_in_background
+from lab.ingest.reading import read_knowledge_base, request_breakdown
+from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
 __all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "lesson_server", "exercise"]
 

@@ -2,7 +2,7 @@
 
 A learner goes back: re-runs a cell, re-runs from the top, runs everything twice. Each code cell
 must give the same outputs the second time (or one clear line saying which earlier cell to
-run). ``python -m lab.pipeline rerun 06`` prints the cells that do not.
+run). ``python -m lab.course.pipeline rerun 06`` prints the cells that do not.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from lab.paths import NOTEBOOKS_DIR, OUTPUT_ENV
+from lab.course.paths import NOTEBOOKS_DIR, OUTPUT_ENV
 
 __all__ = ["CellChange", "rerun_each_cell"]
 
@@ -68,7 +68,7 @@ def rerun_each_cell(path: Path, cwd: Path = NOTEBOOKS_DIR, timeout: int = 600) -
     What the lesson writes goes to a temporary folder, never to ``data/``."""
     from nbclient import NotebookClient  # slow to import; only this function needs it
 
-    from lab.pipeline import QuietKernelManager
+    from lab.course.pipeline import QuietKernelManager
 
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, kernel_name="python3", timeout=timeout, allow_errors=True,

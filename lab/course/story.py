@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.client import NotionClient
-from lab.notion.simulator import NotionSimulator
-from lab.notion.workspace import Workspace
+from lab.simulator.simulator import NotionSimulator
+from lab.simulator.workspace import Workspace
 from lab.clock import SimulatedClock
-from lab.store import IndexStore
+from lab.ingest.store import IndexStore
 
 __all__ = ["World", "Story"]
 

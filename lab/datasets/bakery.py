@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from lab.chunking.tokens import count_tokens
-from lab.paths import DATA_DIR
+from lab.datasets import DATA_DIR
 
 from .notion_markdown import Block, PageFile, PageFileError, check_front_matter, read_page_file, read_page_order
 from .product_sheets import latest_change, product_list, product_sheet, read_product, read_wording

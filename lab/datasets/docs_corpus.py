@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lab.paths import DATA_DIR
+from lab.datasets import DATA_DIR
 
 __all__ = ["DOCS_DIR", "load_docs_corpus"]
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from lab.clock import iso_minute
-from lab.paths import DATA_DIR
+from lab.datasets import DATA_DIR
 
 from .notion_markdown import PageFile, PageFileError, check_front_matter, read_page_file, read_page_order
 

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lab.errors import LabError
+from lab.notion.richtext import MAX_RUN_CHARS
+
 __all__ = ["Block", "Directive", "PageFile", "PageFileError", "MAX_RUN_CHARS", "read_page_order", "read_page_file",
            "parse_blocks", "check_front_matter"]
 
@@ -29,8 +32,6 @@ Block = dict[str, Any]
 #: Expands a directive that is not a Notion block: (attributes, label) -> the blocks it stands for.
 Directive = Callable[[dict[str, str], str | None], list[Block]]
 
-#: Notion refuses rich-text runs longer than this many characters.
-MAX_RUN_CHARS = 2000
 _INDENT = "    "
 _KEY = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _HEADING = re.compile(r"(#{1,3}) (.+)")
@@ -54,7 +55,7 @@ def _is_item(line: str) -> bool:
     return bool(_BULLET.fullmatch(line) or _NUMBERED.fullmatch(line))
 
 
-class PageFileError(ValueError):
+class PageFileError(LabError, ValueError):
     """A page file that does not follow the format, with the file and line where it goes wrong."""
 
     def __init__(self, path: str | Path, line: int, message: str) -> None:

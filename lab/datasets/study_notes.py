@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lab.paths import DATA_DIR
+from lab.datasets import DATA_DIR
 
 __all__ = ["STUDY_NOTES_PATH", "load_study_notes", "note_documents"]
 

@@ -6,10 +6,8 @@
   that deletes from disk, and atomic writes;
 - :mod:`lab.memory.prompt` - prompt assembly with a similarity threshold and note ids, a local
   citation check, and the optional model call;
-- :mod:`lab.memory.charts` - the context-growth chart.
 """
 
-from lab.memory.charts import context_growth_chart
 from lab.memory.context_cost import (
     STRATEGIES,
     ContextParams,
@@ -23,6 +21,7 @@ from lab.memory.context_cost import (
     summary_context,
     totals,
 )
+from lab.memory.notes import NoteIndex, threshold_effect
 from lab.memory.profile import (
     DEFAULT_ALLOWED_FIELDS,
     ProfileFileError,
@@ -74,5 +73,6 @@ __all__ = [
     "call_model",
     "check_citations",
     "count_tokens",
-    "context_growth_chart",
+    "NoteIndex",
+    "threshold_effect",
 ]

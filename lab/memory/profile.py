@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lab.errors import LabError
 from lab.clock import Clock, WallClock
 
 __all__ = [
@@ -66,7 +67,7 @@ _LONG_DIGIT_RUN = re.compile(r"\d{6,}")
 _Scalar = str | int | float | bool
 
 
-class ProfileFileError(ValueError):
+class ProfileFileError(LabError, ValueError):
     """The profile file exists but is not a profile this store can read."""
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import requests
 
+from lab.errors import LabError
 from lab.chunking.tokens import count_tokens
 
 __all__ = [
@@ -195,7 +196,7 @@ class ModelAnswer:
         return self.text
 
 
-class ModelCallError(RuntimeError):
+class ModelCallError(LabError, RuntimeError):
     """The Messages API could not be reached or answered with an error; the message never holds the key."""
 
     def __init__(self, message: str, status_code: int | None = None) -> None:

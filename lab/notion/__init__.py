@@ -1,15 +1,11 @@
-"""A faithful simulator of the Notion API (read side): workspace model, semantics, transports.
+"""Notion's wire vocabulary, shared by the client and the simulator: the API's address, versions,
+plans and rate-limit reasons, and rich text.
 
->>> from lab.notion import Workspace, NotionSimulator, in_process_session
+>>> from lab.notion import NOTION_API_URL, LATEST_VERSION, plain_text
 """
 
-from lab.notion.limits import PLANS, LimitsConfig
-from lab.notion.objects import LATEST_VERSION, VERSIONS
-from lab.notion.richtext import plain_text, rich_text
-from lab.notion.simulator import NotionSimulator, SimResponse, default_token
-from lab.notion.transport import NOTION_API_URL, SimulatorAdapter, in_process_session
-from lab.notion.workspace import Workspace, WorkspaceError
+from lab.notion.api import CONNECTION_REASON, LATEST_VERSION, NOTION_API_URL, PLANS, VERSIONS, WORKSPACE_REASON
+from lab.notion.richtext import MAX_RUN_CHARS, plain_text, rich_text
 
-__all__ = ["PLANS", "LimitsConfig", "LATEST_VERSION", "VERSIONS", "plain_text", "rich_text", "NotionSimulator",
-           "SimResponse", "default_token", "NOTION_API_URL", "SimulatorAdapter", "in_process_session",
-           "Workspace", "WorkspaceError"]
+__all__ = ["NOTION_API_URL", "VERSIONS", "LATEST_VERSION", "PLANS", "CONNECTION_REASON", "WORKSPACE_REASON",
+           "MAX_RUN_CHARS", "plain_text", "rich_text"]

@@ -7,10 +7,14 @@
   ``search(query, k, audience=None, min_score=None)``.
 - :class:`RRF` fuses retrievers by reciprocal rank (k = 60).
 - :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
-  :mod:`lab.retrieval.handbook` reads the Chinese handbook with its audiences.
+  :mod:`lab.course.handbook` reads the Chinese handbook with its audiences.
 """
 
 from lab.retrieval.corpus import Hit, SearchCorpus, UnknownAudienceError
+from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt, PrecisionAt, RecallAt,
+                                      ReciprocalRank, compare_methods, evaluate_search, mean_table, miss_table,
+                                      source_units)
+from lab.retrieval.labelled_sets import bakery_questions, handbook_questions, study_note_corpus, study_note_questions
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.retrievers import (
     BM25Retriever,
@@ -34,4 +38,19 @@ __all__ = [
     "RRF",
     "RRF_K",
     "reciprocal_rank_fusion",
+    "IdealPrecisionAt",
+    "LabelledQuestion",
+    "NdcgAt",
+    "PrecisionAt",
+    "RecallAt",
+    "ReciprocalRank",
+    "compare_methods",
+    "evaluate_search",
+    "mean_table",
+    "miss_table",
+    "source_units",
+    "bakery_questions",
+    "handbook_questions",
+    "study_note_corpus",
+    "study_note_questions",
 ]

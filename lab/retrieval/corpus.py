@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from lab.store import Hit as StoredHit
-from lab.store import IndexStore
+from lab.errors import LabError
+from lab.ingest.store import Hit as StoredHit
+from lab.ingest.store import IndexStore
 
 __all__ = ["Hit", "SearchCorpus", "UnknownAudienceError"]
 
@@ -29,7 +30,7 @@ class Hit(StoredHit):
         return f"{self.score:.3f}  {self.title} > {self.section or '(lead)'}"
 
 
-class UnknownAudienceError(ValueError):
+class UnknownAudienceError(LabError, ValueError):
     """A search asked for an audience that no row of the corpus has (a typo would otherwise return nothing)."""
 
 

@@ -2,7 +2,7 @@
 
 The files name gold answers by page *key* and section heading, which people can read and
 write; retrieval returns page *ids*. These loaders resolve keys to ids through the workspace,
-so gold units compare directly with :func:`lab.evaluation.source_unit` of a hit.
+so gold units compare directly with :func:`lab.retrieval.evaluation.source_unit` of a hit.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from lab.datasets.handbook import load_handbook_questions
 from lab.datasets.study_notes import load_study_notes
-from lab.evaluation import LabelledQuestion, Level
-from lab.paths import DATA_DIR
+from lab.retrieval.evaluation import LabelledQuestion, Level
+from lab.datasets import DATA_DIR
 from lab.retrieval.corpus import SearchCorpus
 
 __all__ = ["BAKERY_QUESTIONS_PATH", "labelled_questions", "bakery_questions", "handbook_questions",

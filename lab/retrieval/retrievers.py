@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import Hit, SearchCorpus
-from lab.store import IndexStore, ModelMismatchError
+from lab.ingest.store import IndexStore, ModelMismatchError
 from lab.vectors import BM25, LsaVectorizer, TfidfVectorizer, WordAnalyzer
 from lab.vectors.estimator import Estimator
 from lab.vectors.search import top_k_rows
@@ -193,7 +193,7 @@ class BM25Retriever(RowScorer):
 
 
 class StoredVectorRetriever(RowScorer):
-    """Cosine similarity against any model's vectors stored in an :class:`~lab.store.IndexStore`.
+    """Cosine similarity against any model's vectors stored in an :class:`~lab.ingest.store.IndexStore`.
 
     The chunk vectors come from the store (written by whichever model, Voyage AI or LSA); the
     query vector comes from ``encode``, which must be the same model's query encoder.

@@ -10,10 +10,12 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from lab.errors import LabError
+
 __all__ = ["NotFittedError", "Estimator"]
 
 
-class NotFittedError(ValueError, AttributeError):
+class NotFittedError(LabError, ValueError, AttributeError):
     """A model was used before ``fit`` (same bases as scikit-learn's, so either catch works)."""
 
 

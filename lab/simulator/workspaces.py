@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from lab.clock import Clock, SimulatedClock
-from lab.notion import LimitsConfig, NotionSimulator, Workspace
+from lab.simulator.limits import LimitsConfig
+from lab.simulator.simulator import NotionSimulator
+from lab.simulator.workspace import Workspace
 
 __all__ = ["bakery_workspace", "bakery_simulator", "KB_INTEGRATION", "BATCH_INTEGRATION"]
 

@@ -17,8 +17,9 @@ import requests
 from requests.adapters import BaseAdapter
 
 from lab.clock import LAB_EPOCH, SimulatedClock
-from lab.notion.simulator import NotionSimulator
-from lab.notion.transport import NOTION_API_URL, SimulatorAdapter
+from lab.simulator.simulator import NotionSimulator
+from lab.notion.api import NOTION_API_URL
+from lab.simulator.transport import SimulatorAdapter
 
 __all__ = ["run_together", "Actor"]
 

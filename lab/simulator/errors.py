@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.errors import LabError
+
 __all__ = ["APIError", "not_found", "validation_error"]
 
 _NOT_FOUND_HINT = "Make sure the relevant pages and databases are shared with your integration."
 
 
-class APIError(Exception):
+class APIError(LabError):
     """An error response: HTTP status, Notion ``code``, message and optional extras."""
 
     def __init__(self, status: int, code: str, message: str, *, additional_data: dict[str, Any] | None = None,

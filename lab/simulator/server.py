@@ -18,9 +18,9 @@ from types import TracebackType
 from typing import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
-from lab.notion.errors import APIError
-from lab.notion.ids import object_id
-from lab.notion.simulator import NotionSimulator, SimResponse
+from lab.simulator.errors import APIError
+from lab.simulator.ids import object_id
+from lab.simulator.simulator import NotionSimulator, SimResponse
 
 __all__ = ["SimulatorHTTPServer", "ServedSimulator", "serve_in_background"]
 

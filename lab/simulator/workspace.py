@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from lab.errors import LabError
 from lab.clock import Clock, SimulatedClock, iso_minute
-from lab.notion.ids import object_id
+from lab.simulator.ids import object_id
 from lab.notion.richtext import plain_text, rich_text
 
 __all__ = ["Workspace", "Page", "Block", "DataSource", "Integration", "User", "WorkspaceError"]
@@ -28,7 +29,7 @@ _TEXT_TYPES = frozenset({"paragraph", "heading_1", "heading_2", "heading_3", "bu
                          "numbered_list_item", "to_do", "toggle", "callout", "quote", "code"})
 
 
-class WorkspaceError(ValueError):
+class WorkspaceError(LabError, ValueError):
     """A workspace spec or an edit that does not make sense (unknown key, bad block type...)."""
 
 

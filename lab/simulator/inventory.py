@@ -6,7 +6,7 @@ from collections import Counter
 
 import pandas as pd
 
-from lab.notion.workspace import Workspace
+from lab.simulator.workspace import Workspace
 
 __all__ = ["page_status", "page_inventory", "block_type_counts", "STATUSES"]
 

@@ -6,7 +6,7 @@ import base64
 import hashlib
 import hmac
 
-from lab.notion.errors import validation_error
+from lab.simulator.errors import validation_error
 
 __all__ = ["CursorCodec"]
 

@@ -2,7 +2,7 @@
 
 :class:`NotionSimulator` answers one request at a time through :meth:`NotionSimulator.handle`,
 the single core behind both transports: the in-process one (a ``requests`` adapter, see
-``lab.notion.transport``) and the HTTP server (``python -m lab serve``). Every client mistake is
+``lab.simulator.transport``) and the HTTP server (``python -m lab serve``). Every client mistake is
 answered with a Notion-shaped error body; nothing a client sends can produce a traceback.
 """
 
@@ -19,14 +19,14 @@ import numpy as np
 import pandas as pd
 
 from lab.clock import Clock
-from lab.notion.cursors import CursorCodec
-from lab.notion.errors import APIError, not_found, validation_error
-from lab.notion.filters import compile_filter, compile_sorts
-from lab.notion.ids import is_uuid, normalise_id, object_id
-from lab.notion.limits import LimitsConfig, RateLimiter
-from lab.notion.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
+from lab.simulator.cursors import CursorCodec
+from lab.simulator.errors import APIError, not_found, validation_error
+from lab.simulator.filters import compile_filter, compile_sorts
+from lab.simulator.ids import is_uuid, normalise_id, object_id
+from lab.simulator.limits import LimitsConfig, RateLimiter
+from lab.simulator.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
                                 page_as_block, page_object)
-from lab.notion.workspace import Integration, Page, Workspace
+from lab.simulator.workspace import Integration, Page, Workspace
 
 __all__ = ["NotionSimulator", "SimResponse", "ServedRequest", "MAX_BODY_BYTES", "QUERY_RESULT_LIMIT",
            "default_token"]

@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 import requests
 
+from lab.errors import LabError
 from lab.clock import Clock, WallClock
 
 __all__ = ["VoyageEmbedder", "EmbeddingResult", "EmbeddingError", "voyage_from_env", "VOYAGE_KEY_ENV",
@@ -25,7 +26,7 @@ VOYAGE_API_URL = "https://api.voyageai.com/v1/embeddings"
 INPUT_TYPES = ("document", "query")
 
 
-class EmbeddingError(RuntimeError):
+class EmbeddingError(LabError, RuntimeError):
     """The embeddings API refused a request or kept failing."""
 
 

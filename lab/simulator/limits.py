@@ -21,15 +21,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from lab.notion.errors import APIError
+from lab.notion.api import CONNECTION_REASON, PLANS, WORKSPACE_REASON
+from lab.simulator.errors import APIError
 
-__all__ = ["PLANS", "LimitsConfig", "RateLimiter", "CONNECTION_REASON", "WORKSPACE_REASON"]
-
-#: Requests per connection window by plan (Notion's request limits, 2026).
-PLANS: dict[str, int] = {"free": 180, "plus": 180, "business": 600, "enterprise": 600}
-
-CONNECTION_REASON = "public_api_request_rate_limit"
-WORKSPACE_REASON = "public_api_space_request_rate_limit"
+__all__ = ["LimitsConfig", "RateLimiter"]
 
 _SERVER_ERRORS = (
     (500, "internal_server_error", "Unexpected error occurred."),

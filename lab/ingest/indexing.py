@@ -1,7 +1,7 @@
 """Chunks to vectors to the SQLite index, and questions back: the offline half of lesson 05.
 
 :class:`OfflineIndex` fits TF-IDF (and LSA on top of it) over a set of chunks, writes both
-models' vectors to an :class:`~lab.store.IndexStore`, and answers questions by cosine
+models' vectors to an :class:`~lab.ingest.store.IndexStore`, and answers questions by cosine
 similarity against what is stored, so a lesson can show every step with one object.
 """
 
@@ -15,7 +15,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from lab.chunking import Chunk
-from lab.store import Hit, IndexStore
+from lab.ingest.store import Hit, IndexStore
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 
 __all__ = ["OfflineIndex", "ScoreBreakdown", "hits_frame", "refit_tfidf", "ask_index", "TFIDF_MODEL",

@@ -12,14 +12,13 @@ import re
 import unicodedata
 from typing import Any
 
-from lab.notion.ids import object_id
+from lab.notion.api import LATEST_VERSION, VERSIONS
 from lab.notion.richtext import rich_text
-from lab.notion.workspace import Block, DataSource, Integration, Page, Workspace
+from lab.simulator.ids import object_id
+from lab.simulator.workspace import Block, DataSource, Integration, Page, Workspace
 
-__all__ = ["VERSIONS", "LATEST_VERSION", "page_object", "block_object", "data_source_object", "bot_user_object"]
+__all__ = ["page_object", "block_object", "data_source_object", "bot_user_object"]
 
-VERSIONS = ("2025-09-03", "2026-03-11")
-LATEST_VERSION = "2026-03-11"
 
 _SELECT_COLORS = ("blue", "red", "green", "yellow", "purple", "orange", "pink", "brown", "gray")
 

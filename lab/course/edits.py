@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from lab.clock import SimulatedClock
-from lab.notion import Workspace
+from lab.simulator import Workspace
 
 __all__ = ["Edit", "afternoon_edits", "apply_edits", "MOTHERS_DAY_FAQ"]
 

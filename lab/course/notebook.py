@@ -6,7 +6,7 @@ import matplotlib
 import pandas as pd
 from matplotlib.figure import Figure
 
-from lab.figures import describe_figure, png_bytes
+from lab.course.figures import describe_figure, png_bytes
 
 __all__ = ["setup"]
 
@@ -16,7 +16,7 @@ def setup() -> None:
 
     pandas prints wide tables on one line; matplotlib draws with its bundled font at a fixed
     size and resolution. In a notebook, a cell that ends with a chart shows it as a PNG (the
-    same bytes :func:`lab.figures.save_figure` writes) with a one-line text description for
+    same bytes :func:`lab.course.figures.save_figure` writes) with a one-line text description for
     readers that cannot show images.
     """
     pd.set_option("display.width", 120)

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from lab.errors import LabError
+
 __all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "Hit",
            "CHUNK_FIELDS"]
 
@@ -76,7 +78,7 @@ CREATE TABLE sync_runs (
 """
 
 
-class StoreError(RuntimeError):
+class StoreError(LabError, RuntimeError):
     """Base class of the index's errors."""
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Callable
 
-from lab.notion.errors import validation_error
-from lab.notion.workspace import DataSource, Page
+from lab.simulator.errors import validation_error
+from lab.simulator.workspace import DataSource, Page
 
 __all__ = ["compile_filter", "compile_sorts", "parse_instant"]
 

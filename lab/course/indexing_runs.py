@@ -14,12 +14,12 @@ import pandas as pd
 
 from lab.client import NotionClient, Pacer, RetryPolicy, collect_paginated_api
 from lab.client.schedule import minimum_duration
-from lab.notion import LimitsConfig, in_process_session
-from lab.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
-from lab.timeline import run_together
-from lab.workspaces import BATCH_INTEGRATION as BATCH_JOB
-from lab.workspaces import KB_INTEGRATION as INDEXER
-from lab.workspaces import bakery_simulator
+from lab.simulator import LimitsConfig, in_process_session
+from lab.ingest.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
+from lab.simulator.timeline import run_together
+from lab.simulator.workspaces import BATCH_INTEGRATION as BATCH_JOB
+from lab.simulator.workspaces import KB_INTEGRATION as INDEXER
+from lab.simulator.workspaces import bakery_simulator
 
 __all__ = ["IndexerRun", "schedule_comparison", "run_indexer", "summarise_run", "ContentionResult", "run_contention"]
 

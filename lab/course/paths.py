@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from lab.datasets import DATA_DIR, REPO_ROOT
+
 __all__ = ["REPO_ROOT", "DATA_DIR", "NOTEBOOKS_DIR", "output_dir", "tables_dir", "figures_dir", "samples_dir",
            "index_dir"]
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO_ROOT / "data"
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
 
 OUTPUT_ENV = "LAB_OUTPUT_DIR"

@@ -1,6 +1,6 @@
 """Execute the lessons in order and regenerate everything they write.
 
-``python -m lab.pipeline run`` (what ``make run`` calls) runs every ``notebooks/NN_*.ipynb``
+``python -m lab.course.pipeline run`` (what ``make run`` calls) runs every ``notebooks/NN_*.ipynb``
 with papermill in a fresh ``python3`` kernel, working directory ``notebooks/``, and writes each
 executed notebook back in place with papermill's timing metadata removed, so that a run on
 unchanged code leaves ``git status`` clean. It ends with a one-screen summary.
@@ -24,8 +24,8 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from traitlets import default
 
-from lab.paths import NOTEBOOKS_DIR, tables_dir
-from lab.summary import key_figures
+from lab.course.paths import NOTEBOOKS_DIR, tables_dir
+from lab.course.summary import key_figures
 
 __all__ = ["lesson_paths", "execute_lesson", "normalise_notebook", "QuietKernelManager", "main"]
 
@@ -187,7 +187,7 @@ def print_summary(results: list[LessonResult]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lab.pipeline", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.course.pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="execute every lesson in order and print a summary")
     run.add_argument("lessons", nargs="*", help="lesson prefixes to run (e.g. 01 03); all by default")

@@ -14,8 +14,8 @@ from lab.chunking.corpus import chunk_pages
 from lab.chunking.flatten import MARKERS_ZH
 from lab.client import FixedRate, NotionClient
 from lab.datasets.handbook import SUPPORT_INTEGRATION, load_handbook_workspace
-from lab.notion import NotionSimulator, Workspace, in_process_session
-from lab.reading import page_property, read_knowledge_base
+from lab.simulator import NotionSimulator, Workspace, in_process_session
+from lab.ingest.reading import page_property, read_knowledge_base
 from lab.retrieval.corpus import SearchCorpus
 
 __all__ = ["HandbookRead", "read_handbook", "KNOWLEDGE_BASE", "AUDIENCE_PROPERTY", "PUBLISHABLE_PROPERTY"]

@@ -7,14 +7,16 @@ from typing import Any
 import requests
 from requests.adapters import BaseAdapter
 
+from lab.errors import LabError
 from lab.clock import Clock
-from lab.notion.simulator import NotionSimulator
-from lab.notion.transport import NOTION_API_URL, SimulatorAdapter
+from lab.simulator.simulator import NotionSimulator
+from lab.notion.api import NOTION_API_URL
+from lab.simulator.transport import SimulatorAdapter
 
 __all__ = ["InjectedCrash", "CrashAt", "crashing_session"]
 
 
-class InjectedCrash(RuntimeError):
+class InjectedCrash(LabError, RuntimeError):
     """Stands for the process dying at that point: not a network error, nothing retries it."""
 
 

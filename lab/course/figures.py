@@ -11,7 +11,7 @@ import io
 
 from matplotlib.figure import Figure
 
-from lab.paths import figures_dir
+from lab.course.paths import figures_dir
 
 __all__ = ["png_bytes", "save_figure", "describe_figure"]
 

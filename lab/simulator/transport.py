@@ -15,11 +15,10 @@ from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
 from lab.clock import Clock
-from lab.notion.simulator import NotionSimulator
+from lab.notion.api import NOTION_API_URL
+from lab.simulator.simulator import NotionSimulator
 
-__all__ = ["SimulatorAdapter", "in_process_session", "NOTION_API_URL"]
-
-NOTION_API_URL = "https://api.notion.com"
+__all__ = ["SimulatorAdapter", "in_process_session"]
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
             429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",

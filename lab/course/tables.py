@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lab.paths import tables_dir
+from lab.course.paths import tables_dir
 
 __all__ = ["save_table", "load_table"]
 

@@ -1,7 +1,7 @@
 """Every chart the lessons draw, as functions that take data and return a matplotlib Figure.
 
 Figures are built with the object API (no pyplot state), so a lesson displays one by leaving
-it as the last expression of a cell and saves it with :func:`lab.figures.save_figure`.
+it as the last expression of a cell and saves it with :func:`lab.course.figures.save_figure`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import StrMethodFormatter
 
 __all__ = ["requests_per_second_chart", "window_fill_chart", "size_histograms", "strategy_size_chart",
-           "chunk_map_chart", "similarity_heatmap", "precision_at_k_chart", "method_comparison_chart", "COLORS"]
+           "chunk_map_chart", "similarity_heatmap", "precision_at_k_chart", "method_comparison_chart",
+           "context_growth_chart", "COLORS"]
 
 COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f2c14e", "purple": "#8064a2",
           "grey": "#7f7f7f", "orange": "#f79646"}
@@ -213,5 +215,44 @@ def method_comparison_chart(table: pd.DataFrame, method: str = "method", title: 
     ax.set_ylabel("mean over the labelled questions")
     ax.set_title(title or "Retrieval methods compared")
     ax.legend(frameon=False, fontsize=8, ncols=len(metrics), loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+_SERIES = (
+    ("history", "Full history", "#2a78d6", "-"),
+    ("summary", "Rolling summary", "#eb6834", "-"),
+    ("retrieval", "Retrieval", "#1baf7a", "--"),
+)
+
+
+def context_growth_chart(table: pd.DataFrame) -> Figure:
+    """Input tokens per turn for the three strategies, each line labelled with its last value.
+
+    ``table`` is what :func:`lab.memory.context_table` returns (columns turn, history, summary,
+    retrieval). Built on a bare ``Figure``, so nothing is left open in pyplot's global state.
+    """
+    missing = [column for column in ("turn", "history", "summary", "retrieval") if column not in table.columns]
+    if missing:
+        raise ValueError(f"the table lacks column(s) {', '.join(missing)}; pass the result of context_table()")
+    if table.empty:
+        raise ValueError("the table has no turns; pass context_table(T) with T >= 1")
+
+    fig = Figure(figsize=(6.4, 4.8))
+    ax = fig.subplots()
+    last = table.iloc[-1]
+    for column, label, colour, style in _SERIES:
+        ax.plot(table["turn"], table[column], color=colour, linestyle=style, linewidth=2, label=label)
+        ax.annotate(f"{int(last[column]):,}", (last["turn"], last[column]), xytext=(6, 0),
+                    textcoords="offset points", ha="left", va="center", fontsize=9, color=colour)
+    ax.set_xlabel("Turn of the conversation")
+    ax.set_ylabel("Input tokens sent in the turn")
+    ax.set_title("How much context each turn sends")
+    ax.set_xlim(table["turn"].iloc[0] - 0.5, table["turn"].iloc[-1] * 1.12 + 0.5)  # room for the end labels
+    ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    ax.legend(frameon=False, loc="upper left")
+    ax.grid(alpha=0.3)
+    ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig

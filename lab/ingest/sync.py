@@ -21,24 +21,25 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from lab.errors import LabError
 from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
-from lab.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
+from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
                          publishable_filter, read_page)
-from lab.store import IndexStore
+from lab.ingest.store import IndexStore
 
 __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync",
            "TfidfModel", "DenseEmbedder", "cost_table"]
 
 
-class GuardrailError(RuntimeError):
+class GuardrailError(LabError, RuntimeError):
     """A reconciliation would delete more of the index than allowed; nothing was written."""
 
 
 class DenseEmbedder(Protocol):
-    """What the sync needs from a dense model (``lab.embeddings.VoyageEmbedder`` is one)."""
+    """What the sync needs from a dense model (``lab.services.voyage.VoyageEmbedder`` is one)."""
 
     name: str
 

@@ -1,0 +1,78 @@
+"""The layers are visible in the tree, and imports only go down.
+
+Each top-level folder of ``lab`` is one layer. A module may import its own layer and the layers
+below it, never one above: the library never imports the course machinery, and the client meant
+for the real API never imports the simulator.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+LAB = Path(__file__).resolve().parents[1] / "lab"
+
+#: Lower numbers are lower layers; a layer may import layers with a smaller number, or itself.
+LAYERS = {
+    "errors": 0, "clock": 0,
+    "notion": 1,                                            # the wire vocabulary both sides share
+    "chunking": 2, "vectors": 2, "client": 2, "services": 2,
+    "datasets": 3,
+    "simulator": 4,
+    "ingest": 5,
+    "retrieval": 6, "memory": 6,
+    "cli": 7,
+    "course": 8,
+    "__main__": 9, "__init__": 9,
+}
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(LAB.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1] if len(parts) > 2 else parts
+    return ".".join(parts)
+
+
+def _imports() -> list[tuple[str, str]]:
+    """(importing module, imported lab module) for every import in the package, nested ones too."""
+    found = []
+    for path in sorted(LAB.rglob("*.py")):
+        module = _module_name(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("lab"):
+                found.append((module, node.module))
+            elif isinstance(node, ast.Import):
+                found += [(module, alias.name) for alias in node.names if alias.name.startswith("lab")]
+    return found
+
+
+def test_every_top_level_folder_and_module_has_a_layer() -> None:
+    names = {p.stem if p.is_file() else p.name for p in LAB.iterdir()
+             if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))}
+    assert names - set(LAYERS) == set(), f"give these a layer: {sorted(names - set(LAYERS))}"
+
+
+@pytest.mark.parametrize("layer", sorted(set(LAYERS) - {"__init__", "__main__"}))
+def test_a_layer_imports_only_itself_and_the_layers_below(layer: str) -> None:
+    upward = [(src, dst) for src, dst in _imports() if _layer(src) == layer and dst != "lab"
+              and LAYERS[_layer(dst)] >= LAYERS[layer] and _layer(dst) != layer]
+    assert not upward, "imports that go up or sideways: " + ", ".join(f"{s} -> {d}" for s, d in upward)
+
+
+def test_the_library_never_imports_the_course() -> None:
+    arrows = [(s, d) for s, d in _imports() if d.startswith("lab.course") and not s.startswith("lab.course")]
+    assert not arrows, arrows
+
+
+def test_the_client_never_imports_the_simulator() -> None:
+    arrows = [(s, d) for s, d in _imports() if s.startswith("lab.client") and d.startswith("lab.simulator")]
+    assert not arrows, arrows
