@@ -45,3 +45,12 @@ def test_the_run_summary_fits_its_width_and_wraps_long_key_figures(tmp_path, mon
     assert any(line.startswith("02_a_client_that_respects_rate_limits  ok") for line in lines)
     assert any("FAILED" in line and "cell 4: ValueError" in line for line in lines)
     assert sum("figure" in line for line in lines) > 2  # wrapped, not cut
+
+
+def test_every_lesson_states_its_key_figures_from_the_tables_it_wrote() -> None:
+    from lab.course.paths import DATA_DIR
+    from lab.course.summary import key_figures
+
+    for path in lesson_paths():
+        figures = key_figures(path.stem, DATA_DIR / "tables")
+        assert figures and "unreadable" not in figures, f"{path.stem}: {figures!r}"

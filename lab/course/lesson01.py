@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
 
 from lab.client import NoPacing, NotionClient, collect_paginated_api
 from lab.course.exercises import Exercise
+from lab.ingest.reading import find_data_source, publishable_filter
 from lab.notion import NOTION_API_URL
 from lab.simulator import in_process_session
 from lab.simulator.inventory import page_inventory
-from lab.ingest.reading import find_data_source, publishable_filter
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
-__all__ = ["SEED", "exercise"]
+__all__ = ["SEED", "exercise", "key_figures"]
 
 SEED = 1  # seeds latency draws and request ids
 POLICY = "politica-cancelaciones"
@@ -75,3 +78,13 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 01 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    pages = pd.read_csv(tables / "01_pages_by_status.csv")
+    blocks = pd.read_csv(tables / "01_blocks_by_type.csv")
+    counts = dict(zip(pages["status"], pages["pages"]))
+    return (f"{int(pages['pages'].sum())} pages ({counts.get('publishable', 0)} publishable, "
+            f"{counts.get('draft', 0)} drafts, {counts.get('private', 0)} private), "
+            f"{int(blocks['blocks'].sum())} blocks")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
 
 from lab.client import BudgetAware, FixedRate
 from lab.course.exercises import Exercise
 from lab.course.indexing_runs import run_indexer
 from lab.simulator import LimitsConfig
 
-__all__ = ["SEED", "HEAVY_FAULTS", "exercise"]
+__all__ = ["SEED", "HEAVY_FAULTS", "exercise", "key_figures"]
 
 SEED = 2  # seeds latency, injected faults, request ids and retry jitter
 HEAVY_FAULTS = LimitsConfig(p_workspace=0.20, p_overload=0.05, p_server_error=0.02)
@@ -51,3 +54,13 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 02 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    t1 = pd.read_csv(tables / "02_table1_clients.csv").set_index("client")
+    quiet = pd.read_csv(tables / "02_quiet_workspace.csv")
+    aware = quiet[(quiet["client"] == "budget-aware") & (quiet["passes"] == 4)].iloc[0]
+    paced = t1.loc["paced, 1 pass"]
+    return (f"paced 1 pass {int(paced['requests'])} req in {paced['duration_s']} s; burst 4 passes "
+            f"{t1.loc['burst, 4 passes', 'duration_s']} s; budget-aware vs minimum {aware['vs_minimum']}")

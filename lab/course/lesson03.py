@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
 
 from lab.chunking import SectionTokenChunker, flatten_blocks, token_spans
 from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check
@@ -12,7 +15,7 @@ from lab.course.exercises import Exercise
 from lab.course.indexing_runs import run_indexer
 from lab.ingest.reading import KnowledgeBaseRead
 
-__all__ = ["SEED", "exercise"]
+__all__ = ["SEED", "exercise", "key_figures"]
 
 SEED = 3  # seeds the read's latency draws and injected faults (the pages read do not depend on it)
 CINNAMON = "Ficha: Rol de canela"
@@ -82,3 +85,10 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 03 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    totals = dict(pd.read_csv(tables / "03_chunk_totals.csv").values)
+    return (f"{int(totals['chunks'])} chunks from {int(totals['sections'])} sections, mean {totals['mean tokens per chunk']} "
+            f"tokens, overlap +{totals['overlap overhead %']} %")

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
 
 from lab.chunking import MarkdownHeaderChunker
 from lab.chunking.markdown_outline import find_fences
 from lab.course.exercises import Exercise
 from lab.datasets.docs_corpus import load_docs_corpus
 
-__all__ = ["exercise"]
+__all__ = ["exercise", "key_figures"]
 
 AUDITED = "guides/building-a-schedule.md"
 INFLATED = "### Weekly hours"
@@ -76,3 +79,10 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 04 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    summary = pd.read_csv(tables / "04_strategy_summary.csv").set_index("strategy")
+    return "; ".join(f"{name} {int(row['chunks'])} chunks (+{row['overlap_cost_pct']} %)"
+                     for name, row in summary.iterrows())

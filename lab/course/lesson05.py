@@ -8,17 +8,18 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from lab.chunking import Chunk
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
 from lab.course.exercises import Exercise
-from lab.ingest.indexing import TFIDF_MODEL, OfflineIndex
 from lab.course.indexing_runs import run_indexer
+from lab.ingest.indexing import TFIDF_MODEL, OfflineIndex
 from lab.ingest.store import IndexStore
 from lab.vectors import WordAnalyzer
 
-__all__ = ["SEED", "QUESTIONS", "NOT_SOLD", "exercise"]
+__all__ = ["SEED", "QUESTIONS", "NOT_SOLD", "exercise", "key_figures"]
 
 SEED = 5  # seeds the simulated read (latency, faults) and the SVD map's solver
 QUESTIONS = ("¿El rol de canela lleva nuez?", "¿Hasta cuándo puedo cancelar un pastel?", "¿Abren el 1 de mayo?")
@@ -86,3 +87,14 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 05 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    matrix = pd.read_csv(tables / "05_tfidf_matrix.csv").iloc[0]
+    answers = pd.read_csv(tables / "05_counter_questions.csv")
+    top = answers[answers["rank"] == 1]
+    mapped = pd.read_csv(tables / "05_map.csv").iloc[0]
+    return (f"TF-IDF {int(matrix['chunks'])} x {int(matrix['vocabulary'])} ({matrix['non_zero_pct']} % non-zero); "
+            f"top-1 scores {', '.join(f'{s:.3f}' for s in top['score'])}; map variance "
+            f"{mapped['explained_variance_pct']} %, purity {mapped['nearest_neighbour_purity_pct']} %")

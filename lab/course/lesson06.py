@@ -5,18 +5,18 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import pandas as pd
+
 from lab.client import FixedRate, NotionClient, collect_paginated_api
+from lab.course.edits import afternoon_edits, apply_edits
 from lab.course.exercises import Exercise
 from lab.course.story import Story, World
-from lab.course.edits import afternoon_edits, apply_edits
-from lab.simulator import in_process_session
 from lab.ingest.reading import find_data_source, page_title
 from lab.ingest.store import IndexStore
-from lab.simulator import Workspace
 from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
-from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
+from lab.simulator import KB_INTEGRATION, Workspace, bakery_simulator, in_process_session
 
-__all__ = ["SEED", "STORAGE_FAQ", "fresh_world", "afternoon_story", "storage_faq_edit", "exercise"]
+__all__ = ["SEED", "STORAGE_FAQ", "fresh_world", "afternoon_story", "storage_faq_edit", "exercise", "key_figures"]
 
 SEED = 6  # seeds latency and request ids
 STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
@@ -130,3 +130,13 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 06 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    runs = pd.read_csv(tables / "06_sync_runs.csv")
+    today = runs[runs["kind"] == "incremental"].iloc[0]  # the afternoon's sync, as the index logged it
+    month = pd.read_csv(tables / "06_table3_costs.csv").iloc[-1]
+    return (f"today's sync {today['requests']} requests, {today['pages_reread']} pages re-read, "
+            f"{today['tokens_embedded']} tokens; a month {int(month['requests'])} requests, "
+            f"{month['usd_embeddings']:.5f} USD")

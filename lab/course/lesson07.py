@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import pandas as pd
 
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
 from lab.course.exercises import Exercise
-from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
-                            recall_at_k, reciprocal_rank, source_units)
 from lab.course.indexing_runs import run_indexer
 from lab.retrieval import BM25Retriever, Hit, Retriever, SearchCorpus, TfidfRetriever
+from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
+                            recall_at_k, reciprocal_rank, source_units)
 from lab.retrieval.labelled_sets import bakery_questions
-from lab.vectors import WordAnalyzer
 from lab.simulator.workspaces import bakery_workspace
+from lab.vectors import WordAnalyzer
 
-__all__ = ["SEED", "threshold_table", "top_hits_table", "audience_filter_table", "analyzer_table", "exercise"]
+__all__ = ["SEED", "threshold_table", "top_hits_table", "audience_filter_table", "analyzer_table", "exercise", "key_figures"]
 
 SEED = 7  # seeds the simulated reads (latency, faults) and LSA's start vector
 
@@ -152,3 +153,16 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 07 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    bakery = pd.read_csv(tables / "07_bakery_comparison.csv")
+    best = bakery.loc[bakery["recall@8"].idxmax()]
+    curve = pd.read_csv(tables / "07_study_precision_at_k.csv").set_index("k")
+    handbook = pd.read_csv(tables / "07_handbook_bigrams.csv")
+    bm25 = handbook[handbook["method"] == "BM25"].set_index("analyzer")["recall@8"]
+    tfidf = bakery.set_index("method")["recall@8"].iloc[0]
+    return (f"bakery recall@8 best {best['method']} {best['recall@8']:.3f} (TF-IDF {tfidf:.3f}); notes P@1 "
+            f"{curve.loc[1, 'precision']:.3f} of {curve.loc[1, 'ideal']:.3f}; handbook BM25 recall@8 "
+            f"{bm25.drop('character bigrams').iloc[0]:.3f} -> {bm25['character bigrams']:.3f} with bigrams")

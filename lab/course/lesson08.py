@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
 
 from lab.course.exercises import Exercise
 from lab.datasets.study_notes import load_study_notes
 from lab.memory import ContextParams, cost_usd, history_total_closed_form, sensitive_reason, totals
 from lab.memory.notes import NoteIndex, threshold_effect
 
-__all__ = ["GOALS", "SENSITIVE_GOALS", "exercise"]
+__all__ = ["GOALS", "SENSITIVE_GOALS", "exercise", "key_figures"]
 
 # Values a chat might try to save as the profile's "goal"; the labels are what a careful person
 # would judge, not what the pattern sees.
@@ -64,3 +67,10 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 08 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    totals = dict(pd.read_csv(tables / "08_totals.csv")[["strategy", "tokens_30_turns"]].values)
+    return (f"30 turns: history {totals['history']:,}, summary {totals['summary']:,}, retrieval "
+            f"{totals['retrieval']:,} tokens")

@@ -4,16 +4,19 @@ never typed)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
+
+import pandas as pd
 
 from lab.client import FixedRate, NoPacing, NotionAPIError, NotionClient, collect_paginated_api
 from lab.course.exercises import Exercise
+from lab.ingest.reading import read_knowledge_base, request_breakdown
 from lab.simulator import LimitsConfig, NotionSimulator, in_process_session
 from lab.simulator.server import ServedSimulator, serve_in_background
-from lab.ingest.reading import read_knowledge_base, request_breakdown
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
-__all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "lesson_server", "exercise"]
+__all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "lesson_server", "exercise", "key_figures"]
 
 SEED = 9  # seeds latency, injected faults, request ids and the cursor key
 FAULTS = LimitsConfig(p_workspace=0.03, p_overload=0.01)  # lesson 02's declared fault rates
@@ -98,3 +101,12 @@ def exercise(number: int) -> Exercise:
     if number not in exercises:
         raise ValueError(f"lesson 09 has exercises 1 to 3, not {number}")
     return exercises[number]
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    compared = pd.read_csv(tables / "09_in_process_vs_http.csv")
+    sdk = pd.read_csv(tables / "09_sdk_vs_lab_on_529.csv")
+    raised = int(sdk["outcome"].str.startswith("raised").sum())
+    return (f"HTTP vs in process: {int(compared['chunks'].iloc[1])} chunks, identical "
+            f"{bool(compared['identical_chunks'].all())}; official SDK raised on {raised} of 6 calls (529)")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 from lab.course.paths import tables_dir
 
-__all__ = ["save_table", "load_table"]
+__all__ = ["save_table"]
 
 
 def save_table(df: pd.DataFrame, name: str, index: bool = False) -> pd.DataFrame:
@@ -22,8 +20,3 @@ def save_table(df: pd.DataFrame, name: str, index: bool = False) -> pd.DataFrame
     path = tables_dir() / name
     df.to_csv(path, index=index, lineterminator="\n")
     return df
-
-
-def load_table(name: str, folder: Path | None = None) -> pd.DataFrame:
-    """Read a table a lesson wrote (from ``folder`` or the current output folder)."""
-    return pd.read_csv((folder or tables_dir()) / name)
