@@ -68,3 +68,34 @@ def test_an_untouched_cell_answers_at_once_without_computing_the_expected_values
     before = len(calls)
     assert _exercise().check(requests=..., seconds=..., pages=...).status == "not answered yet"
     assert len(calls) == before
+
+
+def test_a_lesson_declares_each_exercise_on_the_function_computing_its_answer(tmp_path) -> None:
+    from lab.course.exercises import Exercises
+
+    (tmp_path / "lesson99.toml").write_text('[1]\nhint = "count them"\nabsolute = { n = 0.5 }\n')
+    exercise = Exercises("lesson99", folder=tmp_path)
+
+    @exercise.define(1)
+    def _count() -> dict:
+        return {"n": 3}
+
+    assert exercise(1).title == "Exercise 1" and exercise(1).check(n=3.4).solved
+    assert "hint: count them" in str(exercise(1).check(n=5))
+    with pytest.raises(ValueError, match="lesson99 has exercises 1, not 2"):
+        exercise(2)
+    with pytest.raises(ValueError, match="declares exercise 1 twice"):
+        exercise.define(1)(_count)
+    with pytest.raises(ValueError, match=r"no \[2\] table"):
+        exercise.define(2)
+
+
+def test_every_lesson_has_a_hint_for_each_of_its_exercises() -> None:
+    import importlib
+
+    from lab.course.pipeline import lesson_paths
+
+    for path in lesson_paths():
+        module = importlib.import_module(f"lab.course.lesson{path.name[:2]}")
+        numbers = sorted(module.exercise._exercises)
+        assert numbers in ([1, 2], [1, 2, 3]) and all(module.exercise(n).hint for n in numbers), path.name

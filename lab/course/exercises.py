@@ -13,14 +13,20 @@ Expected values are computed by the lesson's own code in ``lab.course``, never t
 from __future__ import annotations
 
 import math
+import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
+from lab.datasets import DATA_DIR
 from lab.errors import LabError
 
-__all__ = ["Exercise", "Feedback", "ExerciseMismatch", "same_value"]
+__all__ = ["Exercise", "Exercises", "Feedback", "ExerciseMismatch", "same_value", "EXERCISES_DIR"]
+
+#: Hints and tolerances of each lesson's exercises, one TOML file per lesson.
+EXERCISES_DIR = DATA_DIR / "exercises"
 
 
 class ExerciseMismatch(LabError, AssertionError):
@@ -138,3 +144,46 @@ class Exercise:
     def _matches(self, name: str, got: Any) -> bool:
         return same_value(self._expected[name], got, rel=self.tolerance.get(name, 0.0),
                           abs_=self.absolute.get(name, 0.0))
+
+
+class Exercises:
+    """A lesson's exercises by number, so a lesson writes ``exercise(1).check(...)``.
+
+    Each exercise is declared on the function that computes its expected values; its hint and
+    tolerances are prose and numbers a teacher may edit, so they live in
+    ``data/exercises/<lesson>.toml`` (one ``[n]`` table per exercise)::
+
+        exercise = Exercises("lesson02")
+
+        @exercise.define(1)
+        def _fast_paced_pass() -> dict:
+            ...
+    """
+
+    def __init__(self, lesson: str, folder: Path = EXERCISES_DIR) -> None:
+        self.lesson = lesson
+        self.path = folder / f"{lesson}.toml"
+        with self.path.open("rb") as handle:
+            self._settings = {int(number): table for number, table in tomllib.load(handle).items()}
+        self._exercises: dict[int, Exercise] = {}
+
+    def define(self, number: int) -> Callable[[Callable[[], Mapping[str, Any]]], Callable[[], Mapping[str, Any]]]:
+        """Declare exercise ``number``: the decorated function computes its expected values."""
+        if number not in self._settings:
+            raise ValueError(f"{self.path} has no [{number}] table with the exercise's hint")
+        settings = self._settings[number]
+
+        def register(expected: Callable[[], Mapping[str, Any]]) -> Callable[[], Mapping[str, Any]]:
+            if number in self._exercises:
+                raise ValueError(f"{self.lesson} declares exercise {number} twice")
+            self._exercises[number] = Exercise(f"Exercise {number}", expected, hint=settings["hint"],
+                                               tolerance=settings.get("tolerance", {}),
+                                               absolute=settings.get("absolute", {}))
+            return expected
+        return register
+
+    def __call__(self, number: int) -> Exercise:
+        if number not in self._exercises:
+            raise ValueError(f"{self.lesson} has exercises {', '.join(map(str, sorted(self._exercises)))}, "
+                             f"not {number}")
+        return self._exercises[number]

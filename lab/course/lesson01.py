@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
 from lab.client import NoPacing, NotionClient, collect_paginated_api
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.ingest.reading import find_data_source, publishable_filter
 from lab.notion import NOTION_API_URL
 from lab.simulator import in_process_session
@@ -21,6 +20,11 @@ SEED = 1  # seeds latency draws and request ids
 POLICY = "politica-cancelaciones"
 
 
+#: The checkers of the exercises at the end of lesson 01: ``exercise(1).check(...)``.
+exercise = Exercises("lesson01")
+
+
+@exercise.define(1)
 def _faq_pages_since_april() -> dict:
     inventory = page_inventory(bakery_simulator(seed=SEED).workspace, KB_INTEGRATION)
     recent_faq = inventory[(inventory["type"] == "faq") & (inventory["edited"] >= "2026-04-01")]
@@ -28,6 +32,7 @@ def _faq_pages_since_april() -> dict:
             "without_publicable_filter": int((recent_faq["status"] != "private").sum())}
 
 
+@exercise.define(2)
 def _policy_read_seven_at_a_time() -> dict:
     sim = bakery_simulator(seed=SEED)
     client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
@@ -39,6 +44,7 @@ def _policy_read_seven_at_a_time() -> dict:
             "nested_blocks": int(inventory.loc[policy, "blocks"]) - len(top_level)}
 
 
+@exercise.define(3)
 def _unshared_page() -> dict:
     sim = bakery_simulator(seed=SEED)
     ws, session = sim.workspace, in_process_session(sim)
@@ -57,27 +63,6 @@ def _unshared_page() -> dict:
     ws.share(KB_INTEGRATION, nuts.id)
     return {"listed_when_unshared": hidden[0], "children_status_when_unshared": hidden[1],
             "listed_when_shared_again": listed()}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 01."""
-    exercises = {
-        1: Exercise("Exercise 1", _faq_pages_since_april,
-                    hint="combine the Publicable checkbox, the Tipo select (faq) and a last_edited_time "
-                         "on_or_after 2026-04-01 with and; then drop the checkbox condition and count again: "
-                         "the integration also sees the shared drafts."),
-        2: Exercise("Exercise 2", _policy_read_seven_at_a_time,
-                    hint="follow next_cursor until has_more is false, counting the requests; the inventory's "
-                         "blocks column counts a page's blocks at every depth, the children endpoint only "
-                         "the top level."),
-        3: Exercise("Exercise 3", _unshared_page,
-                    hint="unsharing takes effect at once: the page leaves the query and every route to it "
-                         "answers as if it did not exist; sharing it again brings it back."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 01 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
 from lab.client import BudgetAware, FixedRate
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.simulator import LimitsConfig
 
@@ -18,11 +17,17 @@ SEED = 2  # seeds latency, injected faults, request ids and retry jitter
 HEAVY_FAULTS = LimitsConfig(p_workspace=0.20, p_overload=0.05, p_server_error=0.02)
 
 
+#: The checkers of the exercises at the end of lesson 02: ``exercise(1).check(...)``.
+exercise = Exercises("lesson02")
+
+
+@exercise.define(1)
 def _fast_paced_pass() -> dict:
     fast = run_indexer("paced at 10/s", FixedRate(10.0), passes=1, seed=SEED, limits=LimitsConfig(plan="business"))
     return {"predicted_s": len(fast.log) / 10, "measured_s": fast.duration}
 
 
+@exercise.define(2)
 def _heavy_faults() -> dict:
     clean = run_indexer("clean", FixedRate(3.0), seed=SEED)
     heavy = run_indexer("heavy", FixedRate(3.0), seed=SEED, max_attempts=20, limits=HEAVY_FAULTS)
@@ -31,29 +36,11 @@ def _heavy_faults() -> dict:
             "extra_seconds": heavy.duration - clean.duration}
 
 
+@exercise.define(3)
 def _first_window() -> dict:
     log = run_indexer("budget-aware, 4 passes", BudgetAware.for_plan("free"), passes=4, seed=SEED).log
     return {"first_window_requests": int((log["t"] < 60).sum()),
             "second_window_start_s": float(log.loc[log["t"] >= 60, "t"].iloc[0])}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 02."""
-    exercises = {
-        1: Exercise("Exercise 1", _fast_paced_pass, tolerance={"predicted_s": 0.02, "measured_s": 0.02},
-                    hint="R is the number of requests in the run's log; the measured duration is the run's "
-                         "simulated clock at the end (run.duration)."),
-        2: Exercise("Exercise 2", _heavy_faults, absolute={"extra_seconds": 0.5},
-                    hint="compare the block ids read page by page, then subtract the clean run's request count "
-                         "and duration from the heavy run's."),
-        3: Exercise("Exercise 3", _first_window, absolute={"second_window_start_s": 0.5},
-                    hint="on a quiet workspace nothing refuses the client: it spends the free plan's whole "
-                         "window budget, then waits for the window edge."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 02 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

@@ -11,7 +11,7 @@ import pandas as pd
 from lab.chunking import SectionTokenChunker, flatten_blocks, token_spans
 from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check
 from lab.client import FixedRate
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.ingest.reading import KnowledgeBaseRead
 
@@ -20,6 +20,10 @@ __all__ = ["SEED", "exercise", "key_figures"]
 SEED = 3  # seeds the read's latency draws and injected faults (the pages read do not depend on it)
 CINNAMON = "Ficha: Rol de canela"
 CINNAMON_SENTENCE = "lleva nuez en la receta"  # in the "Alérgenos" section of the cinnamon roll sheet
+
+
+#: The checkers of the exercises at the end of lesson 03: ``exercise(1).check(...)``.
+exercise = Exercises("lesson03")
 
 
 @lru_cache(maxsize=1)
@@ -31,6 +35,7 @@ def _corpus(chunker: SectionTokenChunker) -> ChunkedCorpus:
     return chunk_pages(_read().pages, chunker)
 
 
+@exercise.define(1)
 def _smaller_windows() -> dict:
     chunker = SectionTokenChunker(max_tokens=200, overlap=40)
     corpus = _corpus(chunker)
@@ -40,6 +45,7 @@ def _smaller_windows() -> dict:
             "overlap_pct": float(totals["overlap overhead %"])}
 
 
+@exercise.define(2)
 def _longest_section() -> dict:
     chunker = SectionTokenChunker(max_tokens=300, overlap=50)
     corpus = _corpus(chunker)
@@ -53,6 +59,7 @@ def _longest_section() -> dict:
             "last_window_tokens": windows[-1].tokens}
 
 
+@exercise.define(3)
 def _rewritten_sentence() -> dict:
     chunker = SectionTokenChunker(max_tokens=300, overlap=50)
     page = next(p for p in _read().pages if p.title == CINNAMON)
@@ -66,25 +73,6 @@ def _rewritten_sentence() -> dict:
     after = {c.id: c.fingerprint for c in chunker.split(flatten_blocks(edited), page.metadata())}
     changed = sum(before[i] != after.get(i) for i in before)
     return {"changed_chunks": changed, "unchanged_chunks": len(before) - changed, "same_ids": set(before) == set(after)}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 03."""
-    exercises = {
-        1: Exercise("Exercise 1", _smaller_windows, absolute={"overlap_pct": 0.05},
-                    hint="cut the pages with SectionTokenChunker(max_tokens=200, overlap=40); count_formula_check "
-                         "gives each section's T, and chunk_totals the overlap overhead."),
-        2: Exercise("Exercise 2", _longest_section,
-                    hint="the first window covers L tokens and each later one L - s new ones, so the last "
-                         "window holds what is left after those, plus the s it repeats."),
-        3: Exercise("Exercise 3", _rewritten_sentence,
-                    hint="an id names page, section and window, so editing text keeps every id; a fingerprint "
-                         "hashes the chunk's text, so only the chunks whose text changed get a new one."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 03 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

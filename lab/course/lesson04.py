@@ -6,20 +6,23 @@ The lesson draws nothing at random, so it has no seed.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
 from lab.chunking import MarkdownHeaderChunker
 from lab.chunking.markdown_outline import find_fences
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.datasets.docs_corpus import load_docs_corpus
 
 __all__ = ["exercise", "key_figures"]
 
 AUDITED = "guides/building-a-schedule.md"
 INFLATED = "### Weekly hours"
+
+
+#: The checkers of the exercises at the end of lesson 04: ``exercise(1).check(...)``.
+exercise = Exercises("lesson04")
 
 
 def _markdown() -> MarkdownHeaderChunker:
@@ -30,6 +33,7 @@ def _docs() -> dict[str, str]:
     return dict(load_docs_corpus())
 
 
+@exercise.define(1)
 def _audit() -> dict:
     chunks = _markdown().split(_docs()[AUDITED], AUDITED)
     pieces = Counter(c.section for c in chunks)
@@ -38,6 +42,7 @@ def _audit() -> dict:
             "longest_chars": max(len(c.body) for c in chunks)}
 
 
+@exercise.define(2)
 def _inflated_section() -> dict:
     text = _docs()[AUDITED]
     start = text.index(INFLATED)
@@ -49,6 +54,7 @@ def _inflated_section() -> dict:
     return {"pieces": len(pieces), "largest_chars": max(len(c.body) for c in pieces)}
 
 
+@exercise.define(3)
 def _comments_in_code() -> dict:
     markdown, files, lines, named = _markdown(), 0, 0, 0
     for path, text in _docs().items():
@@ -59,26 +65,6 @@ def _comments_in_code() -> dict:
         breadcrumbs = [c.text.splitlines()[0] for c in markdown.split(text, path)]
         named += sum(comment.lstrip("# ") in crumb for comment in comments for crumb in breadcrumbs)
     return {"files": files, "comment_lines": lines, "breadcrumbs_naming_a_comment": named}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 04."""
-    exercises = {
-        1: Exercise("Exercise 1", _audit,
-                    hint="one row per chunk of markdown.split(text, path); a section cut into several pieces "
-                         "shows up as consecutive ids ending --00, --01, ..."),
-        2: Exercise("Exercise 2", _inflated_section,
-                    hint="the section's paragraphs accumulate until the next one would pass 1,200 characters; "
-                         "then a new piece starts with the last ~150 characters of the previous one."),
-        3: Exercise("Exercise 3", _comments_in_code,
-                    hint="fences open with ``` or with ~~~ (lab.chunking.markdown_outline.find_fences gives the "
-                         "spans of both); count the lines inside whose first character is #, then read the "
-                         "first line of every chunk's text."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 04 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

@@ -13,7 +13,7 @@ import pandas as pd
 from lab.chunking import Chunk
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.ingest.indexing import TFIDF_MODEL, OfflineIndex
 from lab.ingest.store import IndexStore
@@ -27,6 +27,10 @@ NOT_SOLD = "¿Venden bicicletas eléctricas?"
 MIN_SCORE = 0.2
 
 
+#: The checkers of the exercises at the end of lesson 05: ``exercise(1).check(...)``.
+exercise = Exercises("lesson05")
+
+
 @lru_cache(maxsize=None)
 def _lesson_index() -> tuple[list[Chunk], OfflineIndex]:
     """The lesson's chunks and index, built as its first cells build them."""
@@ -35,6 +39,7 @@ def _lesson_index() -> tuple[list[Chunk], OfflineIndex]:
                                 lsa_components=128)
 
 
+@exercise.define(1)
 def _by_hand() -> dict:
     chunks, index = _lesson_index()
     allergens = next(c for c in chunks if c.title == "Ficha: Rol de canela" and c.section == "Alérgenos")
@@ -42,6 +47,7 @@ def _by_hand() -> dict:
             "allergen_score": index.explain(QUESTIONS[0], allergens).score}
 
 
+@exercise.define(2)
 def _threshold() -> dict:
     _, index = _lesson_index()
     store = IndexStore(":memory:")
@@ -55,6 +61,7 @@ def _json_bytes(vectors: np.ndarray) -> int:
     return sum(len(json.dumps(vector.tolist())) for vector in vectors)
 
 
+@exercise.define(3)
 def _read_back() -> dict:
     chunks, index = _lesson_index()
     with tempfile.TemporaryDirectory() as folder:
@@ -67,26 +74,6 @@ def _read_back() -> dict:
     order = np.argsort([c.id for c in chunks], kind="stable")  # the store returns rows in id order
     return {"same_vectors": bool(np.array_equal(lsa, index.lsa_matrix[order].astype(np.float32))),
             "lsa_json_ratio": _json_bytes(lsa) / lsa_blob, "tfidf_json_ratio": _json_bytes(tfidf) / tfidf_blob}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 05."""
-    exercises = {
-        1: Exercise("Exercise 1", _by_hand, tolerance={"nuez_idf": 0.002}, absolute={"allergen_score": 0.001},
-                    hint="n_t is the number of rows of index.matrix with a non-zero weight in the column of "
-                         "'nuez' (index.tfidf.vocabulary_['nuez']); the question holds each word once, so its "
-                         "weights are the idfs of its words divided by their Euclidean norm."),
-        2: Exercise("Exercise 2", _threshold, absolute={"bicycles_best_score": 0.001},
-                    hint="index.ask(store, question, TFIDF_MODEL, k=3, min_score=0.2) returns only the chunks "
-                         "at or above 0.2; ask with k=1 and no threshold for the bicycles' best score."),
-        3: Exercise("Exercise 3", _read_back, tolerance={"lsa_json_ratio": 0.02, "tfidf_json_ratio": 0.02},
-                    hint="IndexStore(db_path).vectors(model) returns the ids and the float32 rows in id order; "
-                         "divide the JSON bytes of all rows by store.vector_bytes(model)."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 05 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from lab.client import FixedRate, NotionClient, collect_paginated_api
 from lab.course.edits import afternoon_edits, apply_edits
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.course.story import Story, World
 from lab.ingest.reading import find_data_source, page_title
 from lab.ingest.store import IndexStore
@@ -20,6 +20,10 @@ __all__ = ["SEED", "STORAGE_FAQ", "fresh_world", "afternoon_story", "storage_faq
 
 SEED = 6  # seeds latency and request ids
 STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
+
+
+#: The checkers of the exercises at the end of lesson 06: ``exercise(1).check(...)``.
+exercise = Exercises("lesson06")
 
 
 def fresh_world(db: str | Path = ":memory:") -> World:
@@ -60,6 +64,7 @@ def _first_index(world: World) -> SyncReport:
     return report
 
 
+@exercise.define(1)
 def _strict_after_misses() -> dict:
     world = fresh_world()
     world.simulator.clock.set(5)
@@ -94,12 +99,14 @@ def _afternoon_runs() -> dict[str, tuple[int, int]]:
             "a sync with no changes": (quiet.requests, quiet.tokens_embedded)}
 
 
+@exercise.define(2)
 def _month_prices() -> dict:
     month = {name: cost_table(_afternoon_runs(), usd_per_million=price).iloc[-1]["usd_embeddings"]
              for name, price in (("lite", 0.02), ("large", 0.12))}
     return {"month_usd_lite": float(month["lite"]), "month_usd_large": float(month["large"])}
 
 
+@exercise.define(3)
 def _restored_notice() -> dict:
     world = fresh_world()
     ws, clock = world.simulator.workspace, world.simulator.clock
@@ -112,24 +119,6 @@ def _restored_notice() -> dict:
     back = incremental_sync(world.client, world.store, clock)
     return {"chunks_new": back.chunks_new, "chunks_updated": back.chunks_updated,
             "tokens_embedded": back.tokens_embedded}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 06."""
-    exercises = {
-        1: Exercise("Exercise 1", _strict_after_misses,
-                    hint="query twice with the same watermark, once with 'after' and once with 'on_or_after', "
-                         "and take the difference of the two sets of titles."),
-        2: Exercise("Exercise 2", _month_prices, tolerance={"month_usd_lite": 0.05, "month_usd_large": 0.05},
-                    hint="cost_table(runs, usd_per_million=price) prices every run; the month is its last row."),
-        3: Exercise("Exercise 3", _restored_notice,
-                    hint="a trashed page left the index with all its chunks, so nothing of it is 'unchanged' "
-                         "when it comes back."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 06 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.retrieval import BM25Retriever, Hit, Retriever, SearchCorpus, TfidfRetriever
 from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
@@ -30,6 +30,10 @@ __all__ = ["SEED", "threshold_table", "top_hits_table", "audience_filter_table",
 SEED = 7  # seeds the simulated reads (latency, faults) and LSA's start vector
 
 _HANDBOOK_METRICS = (RecallAt(1), RecallAt(8), ReciprocalRank())
+
+
+#: The checkers of the exercises at the end of lesson 07: ``exercise(1).check(...)``.
+exercise = Exercises("lesson07")
 
 
 def threshold_table(retriever: Retriever, questions: Sequence[LabelledQuestion], threshold: float,
@@ -105,6 +109,7 @@ def _bm25_recall_at_8(analyzer: WordAnalyzer) -> pd.Series:
     return table.set_index("question")["recall@8"]
 
 
+@exercise.define(1)
 def _one_ranking_by_hand() -> dict:
     corpus, questions = _bakery()
     question = questions[1]
@@ -114,6 +119,7 @@ def _one_ranking_by_hand() -> dict:
             "ndcg_at_10": ndcg_at_k(ranked, question.relevant, 10)}
 
 
+@exercise.define(2)
 def _digits_kept() -> dict:
     _, questions = _bakery()
     dropped, kept = _bm25_recall_at_8(WordAnalyzer()), _bm25_recall_at_8(WordAnalyzer(keep_digits=True))
@@ -123,6 +129,7 @@ def _digits_kept() -> dict:
             "moved_with_a_digit": sum(any(c.isdigit() for c in text_of[qid]) for qid in moved)}
 
 
+@exercise.define(3)
 def _page_level() -> dict:
     corpus, questions = _bakery()
     bm25 = BM25Retriever().fit(corpus)
@@ -131,28 +138,6 @@ def _page_level() -> dict:
     page = evaluate_search(lambda q: bm25.search(q.question, k=50), pages, [RecallAt(8)], level="page")
     return {"section_hit_rate": float((section["recall@8"] > 0).mean()),
             "page_hit_rate": float((page["recall@8"] > 0).mean())}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 07."""
-    exercises = {
-        1: Exercise("Exercise 1", _one_ranking_by_hand,
-                    absolute={"recall_at_8": 0.001, "reciprocal_rank": 0.001, "ndcg_at_10": 0.001},
-                    hint="list the ranks of the gold sections in source_units(...) (counting from 1); recall@8 "
-                         "counts those up to 8 out of |R|, the reciprocal rank is 1 / the first, and nDCG@10 "
-                         "divides the sum of 1 / log2(rank + 1) by the same sum for ranks 1 to |R|."),
-        2: Exercise("Exercise 2", _digits_kept, absolute={"recall_at_8": 0.001},
-                    hint="evaluate_search with RecallAt(8) on both BM25s gives one row per question: average "
-                         "the digits-kept column, compare the two question by question, then look for a digit "
-                         "in the text of each question that moved."),
-        3: Exercise("Exercise 3", _page_level, absolute={"section_hit_rate": 0.001, "page_hit_rate": 0.001},
-                    hint="a question counts when its recall@8 is above 0; load the page-level questions with "
-                         "bakery_questions(..., level=\"page\") and evaluate with level=\"page\"."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 07 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

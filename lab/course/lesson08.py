@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.datasets.study_notes import load_study_notes
 from lab.memory import ContextParams, cost_usd, history_total_closed_form, sensitive_reason, totals
 from lab.memory.notes import NoteIndex, threshold_effect
@@ -28,6 +27,11 @@ SENSITIVE_GOALS = frozenset({"a", "c", "d", "f"})
 TURNS = 30
 
 
+#: The checkers of the exercises at the end of lesson 08: ``exercise(1).check(...)``.
+exercise = Exercises("lesson08")
+
+
+@exercise.define(1)
 def _rarer_summary() -> dict:
     other = ContextParams(n=10, summary_cap=400)
     sums = totals(TURNS, other)
@@ -35,11 +39,13 @@ def _rarer_summary() -> dict:
             "history_tokens": history_total_closed_form(TURNS, other)}
 
 
+@exercise.define(2)
 def _pattern() -> dict:
     refused = {label for label, value in GOALS.items() if sensitive_reason(value) is not None}
     return {"refused": frozenset(refused), "slipped_through": frozenset(SENSITIVE_GOALS - refused)}
 
 
+@exercise.define(3)
 def _highest_threshold() -> dict:
     corpus = load_study_notes()
     notes = NoteIndex(corpus["notes"])
@@ -48,25 +54,6 @@ def _highest_threshold() -> dict:
     highest = min(relevant_scores)
     return {"highest_threshold": highest,
             "unrelated_kept": threshold_effect(notes, corpus["queries"], highest).unrelated_kept}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 08."""
-    exercises = {
-        1: Exercise("Exercise 1", _rarer_summary, absolute={"summary_usd": 0.0005},
-                    hint="ContextParams(n=10, summary_cap=400) changes only the summary strategy; totals(30, ...) "
-                         "sums every turn, and cost_usd prices the tokens at 2 USD per million."),
-        2: Exercise("Exercise 2", _pattern,
-                    hint="sensitive_reason(value) returns None when the pattern lets a value through; it looks "
-                         "for an '@', six digits in a row, and words such as key, token, password."),
-        3: Exercise("Exercise 3", _highest_threshold, absolute={"highest_threshold": 0.0005},
-                    hint="take the lowest score of a relevant note among every query's three retrieved notes; "
-                         "threshold_effect(notes, corpus['queries'], that_score) counts what still gets in."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 08 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from lab.client import FixedRate, NoPacing, NotionAPIError, NotionClient, collect_paginated_api
-from lab.course.exercises import Exercise
+from lab.course.exercises import Exercises
 from lab.ingest.reading import read_knowledge_base, request_breakdown
 from lab.simulator import LimitsConfig, NotionSimulator, in_process_session
 from lab.simulator.server import ServedSimulator, serve_in_background
@@ -22,6 +22,10 @@ SEED = 9  # seeds latency, injected faults, request ids and the cursor key
 FAULTS = LimitsConfig(p_workspace=0.03, p_overload=0.01)  # lesson 02's declared fault rates
 POLICY = "politica-cancelaciones"  # the page whose top-level blocks the exercises list
 OTHER_PAGE = "faq-cambios-y-cancelaciones"  # a second listing, for a borrowed cursor
+
+
+#: The checkers of the exercises at the end of lesson 09: ``exercise(1).check(...)``.
+exercise = Exercises("lesson09")
 
 
 @lru_cache(maxsize=1)
@@ -36,6 +40,7 @@ def _client(sim: NotionSimulator, **kwargs: Any) -> NotionClient:
                         **kwargs)
 
 
+@exercise.define(1)
 def _breakdown_over_http() -> dict:
     local = bakery_simulator(seed=SEED, limits=FAULTS)
     local_client = _client(local, pacer=FixedRate(3.0))
@@ -59,6 +64,7 @@ def _refusal(call: Callable[[], Any]) -> NotionAPIError | None:
     return None
 
 
+@exercise.define(2)
 def _cursors() -> dict:
     sim = bakery_simulator(seed=SEED)
     client = _client(sim, pacer=NoPacing())
@@ -79,28 +85,9 @@ def _requests_per_listing(page_size: int) -> int:
     return len(client.log)
 
 
+@exercise.define(3)
 def _paged_listing() -> dict:
     return {"requests_page_size_5": _requests_per_listing(5), "requests_page_size_8": _requests_per_listing(8)}
-
-
-@lru_cache(maxsize=None)
-def exercise(number: int) -> Exercise:
-    """The checker of exercise ``number`` (1 to 3) at the end of lesson 09."""
-    exercises = {
-        1: Exercise("Exercise 1", _breakdown_over_http,
-                    hint="call request_breakdown(log, ids of the pages read) for each run; retries are "
-                         "the answers other than 200, and the seed draws the same ones whatever the "
-                         "transport."),
-        2: Exercise("Exercise 2", _cursors,
-                    hint="catch notion_client.APIResponseError and read its status and code; the server "
-                         "signs each cursor for the listing it came from."),
-        3: Exercise("Exercise 3", _paged_listing,
-                    hint="one request per page of results, ceil(32 / page_size); a full last page already "
-                         "says has_more false, so no empty page follows it."),
-    }
-    if number not in exercises:
-        raise ValueError(f"lesson 09 has exercises 1 to 3, not {number}")
-    return exercises[number]
 
 
 def key_figures(tables: Path) -> str:
