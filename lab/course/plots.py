@@ -22,6 +22,16 @@ COLORS = {"blue": "#4f81bd", "red": "#c0504d", "green": "#9bbb59", "yellow": "#f
           "grey": "#7f7f7f", "orange": "#f79646"}
 
 
+def _finish(fig: Figure, ax, xlabel: str, ylabel: str, title: str, **legend: object) -> Figure:
+    """How a one-panel chart ends: axis labels, title, a frameless legend, a tight layout."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(frameon=False, **legend)
+    fig.tight_layout()
+    return fig
+
+
 def _shade_waits(ax, log: pd.DataFrame) -> None:
     waits = log[log["wait_s"] > 0]
     for t, wait in zip(waits["t"], waits["wait_s"]):
@@ -47,12 +57,8 @@ def requests_per_second_chart(log: pd.DataFrame, rate: float = 3.0, title: str =
             label="429 / 529 / 5xx (then wait, shaded)")
     ax.set_ylim(0, top + 0.8)
     ax.set_xlim(0, span)
-    ax.set_xlabel("simulated seconds")
-    ax.set_ylabel("requests")
-    ax.set_title(title or "Requests per simulated second")
-    ax.legend(frameon=False, fontsize=8, loc="upper right", ncols=3)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, "simulated seconds", "requests", title or "Requests per simulated second",
+                   fontsize=8, loc="upper right", ncols=3)
 
 
 def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0, title: str = "") -> Figure:
@@ -72,12 +78,8 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
     _shade_waits(ax, log)
     ax.set_ylim(0, budget * 1.15)
     ax.set_xlim(0, max(float(log["t"].max()) * 1.02, 1.0))
-    ax.set_xlabel("simulated seconds (grey lines: window edges; shaded: waiting as the server asked)")
-    ax.set_ylabel("requests in the window")
-    ax.set_title(title or "How the window budget fills")
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, "simulated seconds (grey lines: window edges; shaded: waiting as the server asked)",
+                   "requests in the window", title or "How the window budget fills", fontsize=8, loc="upper left")
 
 
 def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], limit: int = 300) -> Figure:
@@ -130,12 +132,8 @@ def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, 
         ax.scatter(coords[mask, 0], coords[mask, 1], s=22, color=color, alpha=0.8, label=f"{name} ({mask.sum()})")
     if query_xy is not None:
         ax.scatter([query_xy[0]], [query_xy[1]], marker="*", s=280, color="black", label=query_label)
-    ax.set_xlabel("component 1")
-    ax.set_ylabel("component 2")
-    ax.set_title(title or "Chunks on the map: TF-IDF projected with SVD")
-    ax.legend(frameon=False, fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, "component 1", "component 2", title or "Chunks on the map: TF-IDF projected with SVD",
+                   fontsize=8)
 
 
 def similarity_heatmap(matrix: np.ndarray, row_labels: Sequence[str], column_labels: Sequence[str],
@@ -186,12 +184,8 @@ def precision_at_k_chart(ks: Sequence[int], precision: Sequence[float], ideal: S
     ax.fill_between(ks, precision, ideal, color=COLORS["blue"], alpha=0.12, linewidth=0)
     ax.set_xticks(list(ks))
     ax.set_ylim(0, 1.05)
-    ax.set_xlabel("k (results kept)")
-    ax.set_ylabel("mean precision@k")
-    ax.set_title(title or "Precision@k against its ceiling")
-    ax.legend(frameon=False, fontsize=9)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, "k (results kept)", "mean precision@k", title or "Precision@k against its ceiling",
+                   fontsize=9)
 
 
 def method_comparison_chart(table: pd.DataFrame, method: str = "method", title: str = "") -> Figure:

@@ -10,6 +10,7 @@ filters on ``last_edited_time`` or ``created_time`` with ``equals``, ``before``,
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
+from collections.abc import Iterable
 from typing import Any, Callable
 
 from lab.simulator.errors import validation_error
@@ -65,6 +66,18 @@ def _single_key(obj: dict[str, Any], allowed: tuple[str, ...] | dict[str, Any], 
     return keys[0]
 
 
+def _operator(condition: Any, operators: Iterable[str], where: str, kind: str) -> tuple[str, Any]:
+    """The one ``(operator, value)`` pair of a condition object, or a 400 naming what is allowed."""
+    if not isinstance(condition, dict) or len(condition) != 1:
+        raise validation_error(f"body failed validation: {where} should have exactly one of "
+                               f"{', '.join(f'`{k}`' for k in operators)}.")
+    (op, value), = condition.items()
+    if op not in operators:
+        raise validation_error(f"body failed validation: {where}.{op} is not a {kind} condition; "
+                               f"expected one of {', '.join(operators)}.")
+    return op, value
+
+
 def _property_filter(spec: dict[str, Any], ds: DataSource, where: str) -> Predicate:
     name = spec["property"]
     if not isinstance(name, str) or name not in ds.properties:
@@ -77,14 +90,7 @@ def _property_filter(spec: dict[str, Any], ds: DataSource, where: str) -> Predic
     if prop_type not in spec or extra:
         raise validation_error(f"body failed validation: {where} for property `{name}` of type {prop_type} "
                                f"should be {{\"property\": ..., \"{prop_type}\": {{...}}}}.")
-    condition = spec[prop_type]
-    if not isinstance(condition, dict) or len(condition) != 1:
-        raise validation_error(f"body failed validation: {where}.{prop_type} should have exactly one of "
-                               f"{', '.join(f'`{k}`' for k in ops)}.")
-    (op, target), = condition.items()
-    if op not in ops:
-        raise validation_error(f"body failed validation: {where}.{prop_type}.{op} is not a {prop_type} "
-                               f"condition; expected one of {', '.join(ops)}.")
+    op, target = _operator(spec[prop_type], ops, f"{where}.{prop_type}", prop_type)
     if not isinstance(target, ops[op]):
         raise validation_error(f"body failed validation: {where}.{prop_type}.{op} should be a "
                                f"{ops[op].__name__}, instead was `{target!r}`.")
@@ -107,14 +113,10 @@ def _timestamp_filter(spec: dict[str, Any], where: str) -> Predicate:
     if field not in _TIMESTAMPS:
         raise validation_error(f"body failed validation: {where}.timestamp should be one of "
                                f"{', '.join(_TIMESTAMPS)}, instead was `{field!r}`.")
-    condition = spec.get(field)
-    if not isinstance(condition, dict) or len(condition) != 1 or set(spec) - {"timestamp", field}:
+    if field not in spec or set(spec) - {"timestamp", field}:
         raise validation_error(f"body failed validation: {where} should be {{\"timestamp\": \"{field}\", "
                                f"\"{field}\": {{<one of {', '.join(_TIMESTAMP_OPS)}>: <date>}}}}.")
-    (op, raw), = condition.items()
-    if op not in _TIMESTAMP_OPS:
-        raise validation_error(f"body failed validation: {where}.{field}.{op} is not a date condition; "
-                               f"expected one of {', '.join(_TIMESTAMP_OPS)}.")
+    op, raw = _operator(spec[field], _TIMESTAMP_OPS, f"{where}.{field}", "date")
     target = parse_instant(raw, f"{where}.{field}.{op}")
 
     def predicate(page: Page) -> bool:
