@@ -1,4 +1,4 @@
-"""The optional model call: skipped without a key, a faithful Messages API request with one, retries, key never shown."""
+"""The optional model call: skipped without a key, a faithful Messages API request with one, retried, key hidden."""
 
 from __future__ import annotations
 
