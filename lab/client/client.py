@@ -51,7 +51,7 @@ class NotionClient:
     session : the transport; ``lab.notion.in_process_session(sim)`` for the simulator.
     clock : where waits happen and log times come from (wall clock by default).
     pacer : ``FixedRate(3.0)`` by default; ``NoPacing()`` for a burst; ``BudgetAware``.
-    retry : attempts and backoff; 429/529 always wait exactly ``Retry-After``.
+    retry : the :class:`lab.retry.RetryPolicy` that decides every wait and when to give up.
     """
 
     def __init__(self, token: str, *, session: requests.Session | None = None, clock: Clock | None = None,
