@@ -5,16 +5,21 @@ from __future__ import annotations
 import math
 
 import pytest
+import requests
 
-from lab.client import (BudgetAware, FixedRate, InvalidRequest, NoPacing, ObjectNotFound, RetriesExhausted,
-                        RetryPolicy, Unauthorized, collect_paginated_api, walk_blocks)
+from lab.client import (BudgetAware, FixedRate, InvalidRequest, NoPacing, NotionAPIError, NotionClient,
+                        NotionClientError, NotionConnectionError, ObjectNotFound, RetriesExhausted, RetryPolicy,
+                        Unauthorized, collect_paginated_api, walk_blocks)
 from lab.client.schedule import minimum_duration
 from lab.client.traversal import WalkReport
 from lab.clock import SimulatedClock
 from lab.simulator import LimitsConfig, NotionSimulator, Workspace
 from lab.ingest.reading import read_knowledge_base
+from tests.fake_transport import ScriptedSession, answer, policy_waits
+from tests.leaks import leaks, shown
 from tests.notion_fixtures import knowledge_base_spec, make_client, make_simulator
 
+TOKEN = "ntn_0123456789abcdefSECRET"
 HEAVY = LimitsConfig(p_workspace=0.20, p_overload=0.05, p_server_error=0.02)
 
 
@@ -215,3 +220,61 @@ def test_the_token_never_appears_in_the_log_or_the_repr() -> None:
     assert token not in repr(client) and "ntn_***" in repr(client)
     assert token not in client.log.frame().to_csv()
     assert token not in sim.served_frame().to_csv()
+
+
+def _error_body(status: int, code: str, message: str) -> dict:
+    return {"object": "error", "status": status, "code": code, "message": message, "request_id": f"req-{status}"}
+
+
+def test_every_wait_and_the_final_answer_are_the_retry_policys_decisions() -> None:
+    script = [answer(503, _error_body(503, "service_unavailable", "later")),
+              answer(429, _error_body(429, "rate_limited", "slow down"), {"Retry-After": "2"}),
+              answer(529, _error_body(529, "service_overload", "busy")),  # no Retry-After: backoff
+              requests.ConnectionError("connection reset"),
+              answer(200, {"object": "user", "request_id": "req-ok"})]
+    policy = RetryPolicy(max_attempts=6, seed=7)
+    clock = SimulatedClock()
+    client = NotionClient(TOKEN, session=ScriptedSession(*script), clock=clock, pacer=NoPacing(), retry=policy)
+    assert client.users.me()["object"] == "user"
+    decided = policy_waits(policy, script, idempotent=True)
+    assert client.log.frame()["wait_s"].tolist() == [round(w, 6) for w in decided] + [0.0]
+    assert client.log.frame()["status"].tolist() == [503, 429, 529, 0, 200]
+    assert clock.now() == pytest.approx(sum(decided))
+
+
+def test_when_the_policy_gives_up_the_client_raises_the_typed_error_for_what_came_back() -> None:
+    def client_for(*script: requests.Response | Exception) -> NotionClient:
+        return NotionClient(TOKEN, session=ScriptedSession(*script), clock=SimulatedClock(), pacer=NoPacing(),
+                            retry=RetryPolicy(max_attempts=2))
+
+    overloaded = answer(503, _error_body(503, "service_unavailable", "later"))
+    with pytest.raises(RetriesExhausted, match="after 2 attempts"):
+        client_for(overloaded, overloaded).users.me()
+    unsafe = client_for(overloaded)
+    with pytest.raises(NotionAPIError) as caught:  # not idempotent: a 503 is not retried
+        unsafe.request("POST", "/v1/pages", body={}, idempotent=False)
+    assert type(caught.value) is NotionAPIError and len(unsafe.log) == 1
+    with pytest.raises(NotionConnectionError, match="failed after 1 attempts"):
+        client_for(requests.Timeout("read timed out")).request("POST", "/v1/pages", body={}, idempotent=False)
+    with pytest.raises(ObjectNotFound):
+        client_for(answer(404, _error_body(404, "object_not_found", "no such page"))).users.me()
+
+
+def test_the_token_never_appears_in_the_clients_errors_log_or_repr() -> None:
+    echoed = answer(401, _error_body(401, "unauthorized", f"API token {TOKEN} is invalid."))
+    client = NotionClient(TOKEN, session=ScriptedSession(echoed, requests.ConnectionError(f"reset: Bearer {TOKEN}")),
+                          clock=SimulatedClock(), pacer=NoPacing())
+    errors = []
+    for call in (client.users.me, lambda: client.request("POST", "/v1/search", body={}, idempotent=False)):
+        with pytest.raises(NotionClientError) as caught:
+            call()
+        errors.append(caught.value)
+    assert "[redacted]" in str(errors[0]) and "[redacted]" in str(errors[1])
+    assert leaks(TOKEN, shown(client, *errors) + client.log.frame().to_csv()) == []
+
+
+def test_a_token_with_a_line_break_is_refused_without_being_shown() -> None:
+    token = "ntn_first_line_of_it\nsecond_line_of_it"
+    with pytest.raises(ValueError, match="the Notion token contains a line break") as caught:
+        NotionClient(token, session=ScriptedSession(), clock=SimulatedClock())
+    assert leaks(token, shown(caught.value)) == []

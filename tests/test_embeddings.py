@@ -1,4 +1,4 @@
-"""The Voyage AI client against a fake server on loopback: batches, input types, Retry-After."""
+"""The Voyage AI client against a fake server on loopback and a scripted transport: batches, input types, retries."""
 
 from __future__ import annotations
 
@@ -8,9 +8,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
+import requests
 
 from lab.clock import SimulatedClock
+from lab.retry import RetryPolicy
 from lab.services.voyage import EmbeddingError, VoyageEmbedder, missing_key_message, voyage_from_env
+from tests.fake_transport import ScriptedSession, answer, policy_waits
+from tests.leaks import leaks, shown
 
 KEY = "pa-test-secret-key-123"
 
@@ -102,3 +106,47 @@ def test_without_a_key_nothing_is_called(monkeypatch) -> None:
         VoyageEmbedder("")
     with pytest.raises(ValueError, match="input_type"):
         VoyageEmbedder(KEY).embed(["x"], "passage")
+
+
+def _embeddings(*texts: str) -> requests.Response:
+    return answer(200, {"object": "list", "data": [{"object": "embedding", "index": i, "embedding": [1.0, 0.0]}
+                                                    for i, _ in enumerate(texts)],
+                        "usage": {"total_tokens": 4}})
+
+
+def test_every_wait_is_the_retry_policys_decision() -> None:
+    script = [answer(503, {"detail": "unavailable"}), answer(429, {"detail": "slow down"}, {"Retry-After": "3"}),
+              requests.ConnectionError("connection reset"), answer(429, {"detail": "again"}), _embeddings("a")]
+    policy = RetryPolicy(max_attempts=5, seed=11)
+    clock = SimulatedClock()
+    embedder = VoyageEmbedder(KEY, dimension=2, session=ScriptedSession(*script), clock=clock, retry=policy)
+    result = embedder.embed_documents(["a"])
+    assert result.requests == 5 and result.vectors.shape == (1, 2)
+    assert clock.now() == pytest.approx(sum(policy_waits(policy, script, idempotent=True)))
+
+
+def test_when_the_policy_gives_up_the_error_says_what_came_back() -> None:
+    unavailable = answer(503, {"detail": "unavailable"})
+    embedder = VoyageEmbedder(KEY, session=ScriptedSession(unavailable, unavailable), clock=SimulatedClock(),
+                              retry=RetryPolicy(max_attempts=2))
+    with pytest.raises(EmbeddingError, match="answered 503 after 2 attempt"):
+        embedder.embed_documents(["a"])
+    refused = VoyageEmbedder(KEY, session=ScriptedSession(answer(400, {"detail": "too long"})), clock=SimulatedClock())
+    with pytest.raises(EmbeddingError, match="answered 400 after 1 attempt"):
+        refused.embed_documents(["a"])
+
+
+def test_the_key_never_appears_in_the_embedders_errors_or_repr() -> None:
+    echoed = answer(401, {"detail": f"invalid key {KEY}"})
+    embedder = VoyageEmbedder(KEY, session=ScriptedSession(echoed), clock=SimulatedClock())
+    with pytest.raises(EmbeddingError) as caught:
+        embedder.embed_documents(["a"])
+    assert "[redacted]" in str(caught.value)
+    assert leaks(KEY, shown(embedder, caught.value)) == []
+
+
+def test_a_key_with_a_line_break_is_refused_without_being_shown() -> None:
+    key = "pa-first-line-of-it\nsecond-line-of-it"
+    with pytest.raises(ValueError, match="the Voyage AI key contains a line break") as caught:
+        VoyageEmbedder(key, session=ScriptedSession())
+    assert leaks(key, shown(caught.value)) == []

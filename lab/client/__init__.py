@@ -6,8 +6,8 @@ from lab.client.errors import (InvalidRequest, NotionAPIError, NotionClientError
 from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import BudgetAware, FixedRate, NoPacing, Pacer
 from lab.client.pagination import PaginationError, collect_paginated_api, iterate_paginated_api
-from lab.client.retry import RetryPolicy
 from lab.client.traversal import WalkReport, walk_blocks
+from lab.retry import RetryPolicy
 
 __all__ = ["NotionClient", "InvalidRequest", "NotionAPIError", "NotionClientError",
            "NotionConnectionError", "ObjectNotFound", "RestrictedResource", "RetriesExhausted", "Unauthorized",

@@ -9,22 +9,37 @@ clock against ``https://api.notion.com``. Method names follow the official SDK
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import requests
 
-from lab.client.errors import (ERRORS_BY_STATUS, NotionAPIError, NotionConnectionError, RetriesExhausted,
-                               redact)
+from lab.client.errors import (ERRORS_BY_STATUS, NotionAPIError, NotionClientError, NotionConnectionError,
+                               RetriesExhausted)
 from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import FixedRate, Pacer
-from lab.client.retry import RETRY_AFTER_STATUSES, SERVER_ERROR_STATUSES, RetryPolicy
 from lab.clock import Clock, WallClock
 from lab.notion.api import CONNECTION_REASON, LATEST_VERSION, NOTION_API_URL, WORKSPACE_REASON
+from lab.redaction import check_secret, redact
+from lab.retry import SERVER_ERROR_STATUSES, RetryPolicy, parse_retry_after
 
 __all__ = ["NotionClient"]
 
 _REASONS = {CONNECTION_REASON: "connection", WORKSPACE_REASON: "workspace"}
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """What one attempt got: a 200's body, or an error's fields (status 0: no answer, the network failed)."""
+
+    status: int
+    code: str = ""
+    reason: str = ""
+    message: str = ""
+    request_id: str = ""
+    retry_after: float | None = None
+    payload: dict[str, Any] | None = None
 
 
 class NotionClient:
@@ -36,7 +51,7 @@ class NotionClient:
     session : the transport; ``lab.notion.in_process_session(sim)`` for the simulator.
     clock : where waits happen and log times come from (wall clock by default).
     pacer : ``FixedRate(3.0)`` by default; ``NoPacing()`` for a burst; ``BudgetAware``.
-    retry : attempts and backoff; 429/529 always wait exactly ``Retry-After``.
+    retry : the :class:`lab.retry.RetryPolicy` that decides every wait and when to give up.
     """
 
     def __init__(self, token: str, *, session: requests.Session | None = None, clock: Clock | None = None,
@@ -44,7 +59,7 @@ class NotionClient:
                  retry: RetryPolicy | None = None, timeout: float = 30.0) -> None:
         if not token:
             raise ValueError("a Notion token is required (an internal integration's secret)")
-        self._token = token
+        self._token = check_secret(token, "the Notion token")
         self.session = session or requests.Session()
         self.clock = clock or WallClock()
         self.base_url = base_url.rstrip("/")
@@ -77,13 +92,12 @@ class NotionClient:
 
     def request(self, method: str, path: str, *, body: dict[str, Any] | None = None,
                 params: dict[str, Any] | None = None, endpoint: str = "", idempotent: bool = True) -> dict[str, Any]:
-        """Send one API call, pacing and retrying as needed; return the JSON body of the 200.
+        """Send one API call, pacing and retrying as the policy decides; return the JSON body of the 200.
 
         429 and 529 wait exactly the ``Retry-After`` the server asked for; 500/502/503/504 and
         network errors are retried with backoff only for idempotent calls (every read here).
         Anything else raises the typed error for its status at once.
         """
-        url = self.base_url + path
         attempt = 0
         while True:
             attempt += 1
@@ -91,56 +105,46 @@ class NotionClient:
             self.clock.sleep(paced)
             sent = self.clock.now()
             self.pacer.sent(sent)
-            try:
-                response = self.session.request(method, url, headers=self._headers(), timeout=self.timeout,
-                                                params=params, data=json.dumps(body) if body is not None else None)
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                wait = self._network_failure(method, path, endpoint, sent, paced, attempt, idempotent, exc)
-                self.clock.sleep(wait)
-                continue
-            payload = _json_or_none(response)
-            status = response.status_code
-            if status == 200 and payload is not None:
-                self._record(sent, method, path, endpoint, status, "", "", None, paced, 0.0, attempt,
-                             payload.get("request_id", ""))
-                self.pacer.observed(self.clock.now(), status, "", None)
-                return payload
-            code, message, request_id, reason = _error_fields(payload, status, response.text)
-            message = redact(message, self._token)
-            retry_after: float | None = None
-            if status in RETRY_AFTER_STATUSES:
-                retry_after = _retry_after(response, payload)
-                wait = retry_after if retry_after is not None else self.retry.backoff(attempt, self._rng)
-            elif status in SERVER_ERROR_STATUSES and idempotent:
-                wait = self.retry.backoff(attempt, self._rng)
-            else:
-                self._record(sent, method, path, endpoint, status, code, reason, None, paced, 0.0, attempt,
-                             request_id)
-                error_type = ERRORS_BY_STATUS.get(status, NotionAPIError)
-                raise error_type(method, path, status, code, message, request_id, attempt)
-            self.pacer.observed(self.clock.now(), status, reason, retry_after)
-            if attempt >= self.retry.max_attempts:
-                self._record(sent, method, path, endpoint, status, code, reason, retry_after, paced, 0.0, attempt,
-                             request_id)
-                raise RetriesExhausted(method, path, status, code, message, request_id, attempt)
-            self._record(sent, method, path, endpoint, status, code, reason, retry_after, paced, wait, attempt,
-                         request_id)
+            answer = self._send(method, path, body, params)
+            if answer.status:
+                self.pacer.observed(self.clock.now(), answer.status, answer.reason, answer.retry_after)
+            wait = None if answer.payload is not None else self.retry.wait(
+                answer.status or None, answer.retry_after, idempotent=idempotent, attempt=attempt, rng=self._rng)
+            self.log.append(RequestRecord(
+                t=round(sent, 6), method=method, route=path, endpoint=endpoint, status=answer.status,
+                code=answer.code, reason=answer.reason, retry_after=answer.retry_after, paced_s=round(paced, 6),
+                wait_s=round(wait or 0.0, 6), attempt=attempt, request_id=answer.request_id))
+            if answer.payload is not None:
+                return answer.payload
+            if wait is None:
+                raise self._error(method, path, answer, attempt, idempotent)
             self.clock.sleep(wait)
 
-    def _network_failure(self, method: str, path: str, endpoint: str, sent: float, paced: float, attempt: int,
-                         idempotent: bool, exc: Exception) -> float:
-        detail = redact(f"{type(exc).__name__}: {exc}", self._token)
-        if not idempotent or attempt >= self.retry.max_attempts:
-            self._record(sent, method, path, endpoint, 0, "network_error", "network", None, paced, 0.0, attempt, "")
-            raise NotionConnectionError(f"{method} {path} failed after {attempt} attempts: {detail}") from None
-        wait = self.retry.backoff(attempt, self._rng)
-        self._record(sent, method, path, endpoint, 0, "network_error", "network", None, paced, wait, attempt, "")
-        return wait
+    def _send(self, method: str, path: str, body: dict[str, Any] | None,
+              params: dict[str, Any] | None) -> _Answer:
+        try:
+            response = self.session.request(method, self.base_url + path, headers=self._headers(),
+                                            timeout=self.timeout, params=params,
+                                            data=json.dumps(body) if body is not None else None)
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            return _Answer(0, code="network_error", reason="network",
+                           message=redact(f"{type(exc).__name__}: {exc}", self._token))
+        payload = _json_or_none(response)
+        if response.status_code == 200 and payload is not None:
+            return _Answer(200, request_id=payload.get("request_id", ""), payload=payload)
+        code, message, request_id, reason = _error_fields(payload, response.status_code, response.text)
+        return _Answer(response.status_code, code=code, reason=reason, message=redact(message, self._token),
+                       request_id=request_id, retry_after=_retry_after(response, payload))
 
-    def _record(self, t: float, method: str, route: str, endpoint: str, status: int, code: str, reason: str,
-                retry_after: float | None, paced: float, wait: float, attempt: int, request_id: str) -> None:
-        self.log.append(RequestRecord(round(t, 6), method, route, endpoint, status, code, reason, retry_after,
-                                      round(paced, 6), round(wait, 6), attempt, request_id))
+    def _error(self, method: str, path: str, answer: _Answer, attempt: int, idempotent: bool) -> NotionClientError:
+        """The typed error for the answer the policy gave up on."""
+        if not answer.status:
+            return NotionConnectionError(f"{method} {path} failed after {attempt} attempts: {answer.message}")
+        if self.retry.is_retry(answer.status, idempotent=idempotent):
+            error_type: type[NotionAPIError] = RetriesExhausted
+        else:
+            error_type = ERRORS_BY_STATUS.get(answer.status, NotionAPIError)
+        return error_type(method, path, answer.status, answer.code, answer.message, answer.request_id, attempt)
 
 
 class _DataSources:
@@ -217,10 +221,9 @@ def _error_fields(payload: dict[str, Any] | None, status: int, text: str) -> tup
 
 
 def _retry_after(response: requests.Response, payload: dict[str, Any] | None) -> float | None:
+    """The header's seconds, else the body's ``additional_data.retry_after`` (Notion sends both)."""
     for raw in (response.headers.get("Retry-After"), ((payload or {}).get("additional_data") or {}).get("retry_after")):
-        try:
-            if raw is not None:
-                return max(0.0, float(raw))
-        except (TypeError, ValueError):
-            continue
+        seconds = parse_retry_after(raw)
+        if seconds is not None:
+            return seconds
     return None

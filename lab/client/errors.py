@@ -5,14 +5,7 @@ from __future__ import annotations
 from lab.errors import LabError
 
 __all__ = ["NotionClientError", "NotionAPIError", "ObjectNotFound", "Unauthorized", "InvalidRequest",
-           "RestrictedResource", "RetriesExhausted", "NotionConnectionError", "redact"]
-
-
-def redact(text: str, secret: str | None) -> str:
-    """``text`` with every occurrence of ``secret`` replaced, so a token can never leak through."""
-    if secret:
-        text = text.replace(secret, "ntn_***")
-    return text
+           "RestrictedResource", "RetriesExhausted", "NotionConnectionError"]
 
 
 class NotionClientError(LabError):

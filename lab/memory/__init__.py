@@ -4,8 +4,8 @@
   and retrieval, and their price;
 - :mod:`lab.memory.profile` - a whitelisted JSON profile with a sensitive-value check, a forget
   that deletes from disk, and atomic writes;
-- :mod:`lab.memory.prompt` - prompt assembly with a similarity threshold and note ids, a local
-  citation check, and the optional model call;
+- :mod:`lab.memory.prompt` - prompt assembly with a similarity threshold and note ids, and a
+  local citation check (the optional model call is :func:`lab.services.call_model`);
 """
 
 from lab.memory.context_cost import (
@@ -30,16 +30,11 @@ from lab.memory.profile import (
     sensitive_reason,
 )
 from lab.memory.prompt import (
-    DEFAULT_MODEL,
     DEFAULT_SYSTEM,
     CitationReport,
-    ModelAnswer,
-    ModelCallError,
     Prompt,
     RetrievedNote,
-    Skipped,
     assemble_prompt,
-    call_model,
     check_citations,
     count_tokens,
 )
@@ -61,16 +56,11 @@ __all__ = [
     "ProfileStore",
     "UpdateResult",
     "sensitive_reason",
-    "DEFAULT_MODEL",
     "DEFAULT_SYSTEM",
     "CitationReport",
-    "ModelAnswer",
-    "ModelCallError",
     "Prompt",
     "RetrievedNote",
-    "Skipped",
     "assemble_prompt",
-    "call_model",
     "check_citations",
     "count_tokens",
     "NoteIndex",

@@ -1,50 +1,32 @@
-"""Assemble a grounded prompt from retrieved notes, check an answer's citations, call the model.
+"""Assemble a grounded prompt from retrieved notes and check an answer's citations.
 
 The prompt follows four rules: retrieved notes come first and the question last; each note is
 tagged with its id (``[n07] Title``) so the answer can cite it; notes under a minimum
 similarity are left out, and if none passes the prompt says so, so the model can admit it does
 not know instead of answering from three irrelevant notes; the most similar note goes first.
-
-The model call is optional: without ``ANTHROPIC_API_KEY`` in the environment nothing is sent and
-a one-line :class:`Skipped` result explains why. The key travels only in the request header; it
-is never stored on any object this module returns or raises.
+The optional model call that sends a :class:`Prompt` is :func:`lab.services.call_model`.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import requests
-
-from lab.errors import LabError
 from lab.chunking.tokens import count_tokens
 
 __all__ = [
-    "ANTHROPIC_API_URL",
-    "ANTHROPIC_VERSION",
-    "DEFAULT_MODEL",
     "DEFAULT_SYSTEM",
     "CitationReport",
-    "ModelAnswer",
-    "ModelCallError",
     "Prompt",
     "RetrievedNote",
-    "Skipped",
     "assemble_prompt",
-    "call_model",
     "check_citations",
     "count_tokens",
 ]
-
-ANTHROPIC_API_URL = "https://api.anthropic.com"
-ANTHROPIC_VERSION = "2023-06-01"
-DEFAULT_MODEL = "claude-sonnet-4-5"
 
 DEFAULT_SYSTEM = (
     "You are a study assistant. Answer only from the notes given between <notes> tags. "
@@ -170,94 +152,3 @@ def check_citations(answer: str, retrieved_ids: Iterable[str]) -> CitationReport
         not_retrieved=tuple(i for i in cited if i not in known),
         never_cited=tuple(i for i in given if i not in cited),
     )
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """The model was not called; ``message`` says why in one line."""
-
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-
-@dataclass(frozen=True)
-class ModelAnswer:
-    """The model's reply: its text, the model that wrote it, token usage and why it stopped."""
-
-    text: str
-    model: str
-    input_tokens: int
-    output_tokens: int
-    stop_reason: str | None
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class ModelCallError(LabError, RuntimeError):
-    """The Messages API could not be reached or answered with an error; the message never holds the key."""
-
-    def __init__(self, message: str, status_code: int | None = None) -> None:
-        super().__init__(message)
-        self.status_code = status_code
-
-
-def call_model(prompt: Prompt, model: str = DEFAULT_MODEL, api_key_env: str = "ANTHROPIC_API_KEY",
-               session: requests.Session | None = None, base_url: str = ANTHROPIC_API_URL,
-               max_tokens: int = 1024, timeout: float = 60.0) -> ModelAnswer | Skipped:
-    """Send ``prompt`` to the Anthropic Messages API if ``$api_key_env`` is set; otherwise skip with one line.
-
-    POSTs ``{base_url}/v1/messages`` with the ``x-api-key`` and ``anthropic-version`` headers.
-    ``base_url`` and ``session`` exist so the call can be pointed at a local server in tests.
-    """
-    key = os.environ.get(api_key_env, "").strip()
-    if not key:
-        return Skipped(f"{api_key_env} is not set: the model call is skipped; the prompt above is what would be sent.")
-    url = f"{base_url.rstrip('/')}/v1/messages"
-    payload = {
-        "model": model,
-        "max_tokens": max_tokens,
-        "system": prompt.system,
-        "messages": [{"role": "user", "content": prompt.text}],
-    }
-    headers = {"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION, "content-type": "application/json"}
-    poster = session if session is not None else requests
-    try:
-        response = poster.post(url, json=payload, headers=headers, timeout=timeout)
-    except requests.RequestException as exc:
-        reason = f"could not reach {url}: {type(exc).__name__}: {exc}"
-    else:
-        return _read_answer(response, key)
-    # Raised outside the handler so the original exception, whose request carries the key header,
-    # is not attached as context.
-    raise ModelCallError(_redact(reason, key))
-
-
-def _read_answer(response: requests.Response, key: str) -> ModelAnswer:
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if response.status_code >= 400:
-        detail = body.get("error", {}) if isinstance(body, dict) else {}
-        kind = detail.get("type", "error") if isinstance(detail, dict) else "error"
-        message = detail.get("message", response.reason or "") if isinstance(detail, dict) else ""
-        raise ModelCallError(_redact(f"the Messages API answered {response.status_code} {kind}: {message}", key),
-                             status_code=response.status_code)
-    if not isinstance(body, dict) or not isinstance(body.get("content"), list):
-        raise ModelCallError(f"the Messages API answered {response.status_code} without a 'content' list",
-                             status_code=response.status_code)
-    text = "".join(block.get("text", "") for block in body["content"]
-                   if isinstance(block, dict) and block.get("type") == "text")
-    usage = body.get("usage") or {}
-    return ModelAnswer(text=text.strip(), model=str(body.get("model", "")),
-                       input_tokens=int(usage.get("input_tokens", 0)),
-                       output_tokens=int(usage.get("output_tokens", 0)),
-                       stop_reason=body.get("stop_reason"))
-
-
-def _redact(text: str, key: str) -> str:
-    # Belt and braces: no message built here should contain the key, but an echoing server might.
-    return text.replace(key, "[redacted]") if key else text

@@ -1,9 +1,11 @@
-"""Paid services the lab calls only when their key is set: Voyage AI embeddings (and, through
-:mod:`lab.memory`, the Anthropic API).
+"""Paid services the lab calls only when their key is set: Voyage AI embeddings and the
+Anthropic Messages API. Both retry as :mod:`lab.retry` decides and never show their key.
 
->>> from lab.services import voyage_from_env, missing_key_message
+>>> from lab.services import voyage_from_env, missing_key_message, call_model
 """
 
+from lab.services.anthropic import DEFAULT_MODEL, ModelAnswer, ModelCallError, Skipped, call_model
 from lab.services.voyage import EmbeddingError, EmbeddingResult, VoyageEmbedder, missing_key_message, voyage_from_env
 
-__all__ = ["EmbeddingError", "EmbeddingResult", "VoyageEmbedder", "missing_key_message", "voyage_from_env"]
+__all__ = ["DEFAULT_MODEL", "ModelAnswer", "ModelCallError", "Skipped", "call_model", "EmbeddingError",
+           "EmbeddingResult", "VoyageEmbedder", "missing_key_message", "voyage_from_env"]

@@ -1,9 +1,10 @@
 """Dense embeddings from Voyage AI, called only when an API key is present.
 
 Batches of 128 texts, ``input_type`` "document" when indexing and "query" when asking (the
-model prefixes each differently), model and output dimension as parameters, ``Retry-After``
-honoured on 429, billed tokens summed from each response's ``usage``. The key is read from
-``VOYAGE_API_KEY`` and never printed: not in reprs, not in errors.
+model prefixes each differently), model and output dimension as parameters, retries as
+:class:`lab.retry.RetryPolicy` decides (``Retry-After`` honoured on 429), billed tokens summed
+from each response's ``usage``. The key is read from ``VOYAGE_API_KEY`` and never printed: not
+in reprs, not in errors.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Sequence
 import numpy as np
 import requests
 
-from lab.errors import LabError
 from lab.clock import Clock, WallClock
+from lab.errors import LabError
+from lab.redaction import check_secret, redact
+from lab.retry import RetryPolicy, parse_retry_after
 
 __all__ = ["VoyageEmbedder", "EmbeddingResult", "EmbeddingError", "voyage_from_env", "VOYAGE_KEY_ENV",
            "VOYAGE_API_URL", "missing_key_message"]
@@ -52,24 +55,26 @@ class VoyageEmbedder:
     api_key : the secret (use :func:`voyage_from_env` to read it from the environment).
     model, dimension : e.g. ``voyage-4`` and 1024 (also 256, 512, 2048 for that family).
     batch_size : texts per request (the API accepts up to 1,000; 128 stays far from its limits).
+    retry : when to try a request again (5 attempts by default); waits happen on ``clock``.
     """
 
     def __init__(self, api_key: str, model: str = "voyage-4", dimension: int | None = 1024, batch_size: int = 128,
                  url: str = VOYAGE_API_URL, session: requests.Session | None = None, clock: Clock | None = None,
-                 max_attempts: int = 5, timeout: float = 60.0) -> None:
+                 retry: RetryPolicy | None = None, timeout: float = 60.0) -> None:
         if not api_key:
             raise EmbeddingError(missing_key_message())
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
-        self._key = api_key
+        self._key = check_secret(api_key, "the Voyage AI key")
         self.model = model
         self.dimension = dimension
         self.batch_size = batch_size
         self.url = url
         self.session = session or requests.Session()
         self.clock = clock or WallClock()
-        self.max_attempts = max_attempts
+        self.retry = retry or RetryPolicy(max_attempts=5)
         self.timeout = timeout
+        self._rng = self.retry.rng()
 
     def __repr__(self) -> str:
         return f"VoyageEmbedder(model={self.model!r}, dimension={self.dimension}, api_key='***')"
@@ -105,25 +110,30 @@ class VoyageEmbedder:
         return self.embed([text], "query").vectors[0]
 
     def _post(self, body: dict) -> tuple[dict, int]:
+        """POST one batch, trying again as the retry policy decides; the answer and the attempts it took.
+
+        Embedding the same texts twice gives the same vectors and creates nothing, so the call is
+        idempotent: server errors and network failures are retried too.
+        """
         headers = {"Authorization": f"Bearer {self._key}", "Content-Type": "application/json"}
-        for attempt in range(1, self.max_attempts + 1):
+        attempt = 0
+        while True:
+            attempt += 1
             try:
                 response = self.session.post(self.url, json=body, headers=headers, timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
-                if attempt == self.max_attempts:
-                    raise EmbeddingError(f"POST {self.url} failed after {attempt} attempts: "
-                                         f"{type(exc).__name__}") from None
-                self.clock.sleep(2 ** (attempt - 1))
-                continue
-            if response.status_code == 200:
-                return response.json(), attempt
-            if response.status_code in (429, 500, 502, 503, 504) and attempt < self.max_attempts:
-                retry_after = response.headers.get("Retry-After")
-                self.clock.sleep(float(retry_after) if retry_after else 2 ** (attempt - 1))
-                continue
-            detail = response.text[:200].replace(self._key, "***")
-            raise EmbeddingError(f"POST {self.url} answered {response.status_code} after {attempt} attempt(s): {detail}")
-        raise EmbeddingError(f"POST {self.url} kept failing after {self.max_attempts} attempts")
+                status, retry_after = None, None
+                failure = f"failed after {attempt} attempts: {type(exc).__name__}"
+            else:
+                if response.status_code == 200:
+                    return response.json(), attempt
+                status, retry_after = response.status_code, parse_retry_after(response.headers.get("Retry-After"))
+                failure = (f"answered {status} after {attempt} attempt(s): "
+                           f"{redact(response.text, self._key)[:200]}")
+            wait = self.retry.wait(status, retry_after, idempotent=True, attempt=attempt, rng=self._rng)
+            if wait is None:
+                raise EmbeddingError(f"POST {self.url} {failure}")
+            self.clock.sleep(wait)
 
 
 def voyage_from_env(env: str = VOYAGE_KEY_ENV, **kwargs: object) -> VoyageEmbedder | None:

@@ -1,4 +1,4 @@
-"""The optional model call: skipped without a key, a faithful Messages API request with one, key never shown."""
+"""The optional model call: skipped without a key, a faithful Messages API request with one, retried, key hidden."""
 
 from __future__ import annotations
 
@@ -13,15 +13,12 @@ from typing import Any
 import pytest
 import requests
 
-from lab.memory import (
-    ModelAnswer,
-    ModelCallError,
-    RetrievedNote,
-    Skipped,
-    assemble_prompt,
-    call_model,
-    check_citations,
-)
+from lab.clock import SimulatedClock
+from lab.memory import RetrievedNote, assemble_prompt, check_citations
+from lab.retry import RetryPolicy
+from lab.services import ModelAnswer, ModelCallError, Skipped, call_model
+from tests.fake_transport import ScriptedSession, answer, policy_waits
+from tests.leaks import leaks, shown
 
 KEY = "sk-ant-test-0123456789abcdefSECRET"
 ENV = "ANTHROPIC_API_KEY"
@@ -221,3 +218,55 @@ def test_the_key_appears_in_no_repr_str_log_or_output(server: FakeMessagesServer
     out = capsys.readouterr()
     assert all(KEY not in text for text in shown)
     assert KEY not in caplog.text and KEY not in out.out and KEY not in out.err
+
+
+def _error(status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> requests.Response:
+    return answer(status, {"type": "error", "error": {"type": kind, "message": message}}, headers)
+
+
+def test_a_refusal_is_tried_again_as_the_retry_policy_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+    script = [_error(429, "rate_limit_error", "slow down", {"retry-after": "4"}),
+              _error(529, "overloaded_error", "overloaded"),  # no retry-after: backoff
+              answer(200, REPLY)]
+    policy, clock = RetryPolicy(max_attempts=3, seed=5), SimulatedClock()
+    session = ScriptedSession(*script)
+    result = call_model(PROMPT, session=session, retry=policy, clock=clock)  # type: ignore[arg-type]
+    assert isinstance(result, ModelAnswer) and len(session.sent) == 3
+    assert clock.now() == pytest.approx(sum(policy_waits(policy, script, idempotent=False)))
+
+
+def test_a_server_error_or_the_last_refusal_raises_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+    session = ScriptedSession(_error(500, "api_error", "internal"))
+    with pytest.raises(ModelCallError, match="500 api_error") as caught:  # the answer may have been written
+        call_model(PROMPT, session=session, clock=SimulatedClock())  # type: ignore[arg-type]
+    assert caught.value.status_code == 500 and len(session.sent) == 1
+    refusals = ScriptedSession(*[_error(529, "overloaded_error", "overloaded")] * 2)
+    with pytest.raises(ModelCallError, match="529 overloaded_error"):
+        call_model(PROMPT, session=refusals, retry=RetryPolicy(max_attempts=2),  # type: ignore[arg-type]
+                   clock=SimulatedClock())
+    assert len(refusals.sent) == 2
+
+
+def test_the_key_never_appears_in_the_calls_errors_or_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+    echoed = ScriptedSession(_error(401, "authentication_error", f"invalid x-api-key {KEY}"))
+    quoted = ScriptedSession(requests.ConnectionError(f"reset while sending x-api-key: {KEY}"))
+    errors = []
+    for session in (echoed, quoted):
+        with pytest.raises(ModelCallError) as caught:
+            call_model(PROMPT, session=session, clock=SimulatedClock())  # type: ignore[arg-type]
+        errors.append(caught.value)
+    answered = call_model(PROMPT, session=ScriptedSession(answer(200, REPLY)))  # type: ignore[arg-type]
+    assert all("[redacted]" in str(error) for error in errors)
+    assert leaks(KEY, shown(answered, *errors)) == []
+
+
+def test_a_key_with_a_line_break_is_refused_without_being_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "sk-ant-first-line-of-it\nsecond-line-of-it"
+    monkeypatch.setenv(ENV, key)
+    session = ScriptedSession()
+    with pytest.raises(ValueError, match="ANTHROPIC_API_KEY contains a line break") as caught:
+        call_model(PROMPT, session=session)  # type: ignore[arg-type]
+    assert session.sent == [] and leaks(key, shown(caught.value)) == []

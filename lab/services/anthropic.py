@@ -1,0 +1,148 @@
+"""The Anthropic Messages API, called only when ``ANTHROPIC_API_KEY`` is set.
+
+Without the key nothing is sent and a one-line :class:`Skipped` result explains why. With it,
+one prompt (a system instruction and a user message, as :func:`lab.memory.assemble_prompt`
+builds them) is posted and the reply's text and usage are read back; a 429 or 529 is tried
+again as :class:`lab.retry.RetryPolicy` decides. The key travels only in the request header; it
+is never stored on any object this module returns or raises.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Protocol
+
+import requests
+
+from lab.clock import Clock, WallClock
+from lab.errors import LabError
+from lab.redaction import check_secret, redact
+from lab.retry import RetryPolicy, parse_retry_after
+
+__all__ = ["ANTHROPIC_API_URL", "ANTHROPIC_VERSION", "DEFAULT_MODEL", "MessagesPrompt", "ModelAnswer",
+           "ModelCallError", "Skipped", "call_model"]
+
+ANTHROPIC_API_URL = "https://api.anthropic.com"
+ANTHROPIC_VERSION = "2023-06-01"
+DEFAULT_MODEL = "claude-sonnet-4-5"
+
+
+class MessagesPrompt(Protocol):
+    """What one call sends: a system instruction and one user message (``lab.memory.Prompt`` is one)."""
+
+    @property
+    def system(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """The model was not called; ``message`` says why in one line."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class ModelAnswer:
+    """The model's reply: its text, the model that wrote it, token usage and why it stopped."""
+
+    text: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    stop_reason: str | None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ModelCallError(LabError, RuntimeError):
+    """The Messages API could not be reached or answered with an error; the message never holds the key."""
+
+    def __init__(self, message: str, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+def call_model(prompt: MessagesPrompt, model: str = DEFAULT_MODEL, api_key_env: str = "ANTHROPIC_API_KEY",
+               session: requests.Session | None = None, base_url: str = ANTHROPIC_API_URL,
+               max_tokens: int = 1024, timeout: float = 60.0, retry: RetryPolicy | None = None,
+               clock: Clock | None = None) -> ModelAnswer | Skipped:
+    """Send ``prompt`` to the Anthropic Messages API if ``$api_key_env`` is set; otherwise skip with one line.
+
+    POSTs ``{base_url}/v1/messages`` with the ``x-api-key`` and ``anthropic-version`` headers.
+    ``base_url`` and ``session`` exist so the call can be pointed at a local server in tests.
+    ``retry`` (3 attempts by default) decides the waits, slept on ``clock`` (the wall clock).
+    """
+    key = os.environ.get(api_key_env, "").strip()
+    if not key:
+        return Skipped(f"{api_key_env} is not set: the model call is skipped; the prompt above is what would be sent.")
+    check_secret(key, api_key_env)
+    url = f"{base_url.rstrip('/')}/v1/messages"
+    payload = {
+        "model": model,
+        "max_tokens": max_tokens,
+        "system": prompt.system,
+        "messages": [{"role": "user", "content": prompt.text}],
+    }
+    headers = {"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION, "content-type": "application/json"}
+    poster = session if session is not None else requests
+    retry = retry or RetryPolicy(max_attempts=3)
+    clock = clock or WallClock()
+    rng = retry.rng()
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            response = poster.post(url, json=payload, headers=headers, timeout=timeout)
+        except requests.RequestException as exc:
+            status, retry_after = None, None
+            failure = f"could not reach {url}: {type(exc).__name__}: {exc}"
+        else:
+            if response.status_code < 400:
+                return _read_answer(response)
+            status, retry_after = response.status_code, parse_retry_after(response.headers.get("retry-after"))
+            failure = _api_error(response)
+        # A 500 may come after the model wrote (and billed) its answer: only a refusal is sent again.
+        wait = retry.wait(status, retry_after, idempotent=False, attempt=attempt, rng=rng)
+        if wait is None:
+            # Raised outside the handler so the original exception, whose request carries the key
+            # header, is not attached as context.
+            raise ModelCallError(redact(failure, key), status_code=status)
+        clock.sleep(wait)
+
+
+def _json_body(response: requests.Response) -> object:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _api_error(response: requests.Response) -> str:
+    """The error's status, type and message as the Messages API reports them."""
+    body = _json_body(response)
+    detail = body.get("error", {}) if isinstance(body, dict) else {}
+    kind = detail.get("type", "error") if isinstance(detail, dict) else "error"
+    message = detail.get("message", response.reason or "") if isinstance(detail, dict) else ""
+    return f"the Messages API answered {response.status_code} {kind}: {message}"
+
+
+def _read_answer(response: requests.Response) -> ModelAnswer:
+    body = _json_body(response)
+    if not isinstance(body, dict) or not isinstance(body.get("content"), list):
+        raise ModelCallError(f"the Messages API answered {response.status_code} without a 'content' list",
+                             status_code=response.status_code)
+    text = "".join(block.get("text", "") for block in body["content"]
+                   if isinstance(block, dict) and block.get("type") == "text")
+    usage = body.get("usage") or {}
+    return ModelAnswer(text=text.strip(), model=str(body.get("model", "")),
+                       input_tokens=int(usage.get("input_tokens", 0)),
+                       output_tokens=int(usage.get("output_tokens", 0)),
+                       stop_reason=body.get("stop_reason"))
