@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from lab.chunking import MarkdownHeaderChunker
+from lab.chunking import Document, MarkdownHeaderChunker
 from lab.chunking.markdown_outline import find_fences
 from lab.course.exercises import Exercise
 from lab.datasets.docs_corpus import load_docs_corpus
@@ -28,7 +28,7 @@ def _docs() -> dict[str, str]:
 
 
 def _audit() -> dict:
-    chunks = _markdown().split(_docs()[AUDITED], AUDITED)
+    chunks = _markdown().split(Document.from_markdown(_docs()[AUDITED], AUDITED))
     pieces = Counter(c.section for c in chunks)
     split = {section for section, n in pieces.items() if n > 1}
     return {"chunks": len(chunks), "split_section": split.pop() if len(split) == 1 else split,
@@ -42,7 +42,8 @@ def _inflated_section() -> dict:
     body = text[start:end].split("\n", 1)[1].strip()
     inflated = text[:end] + ("\n\n" + body) * 9 + text[end:]  # the section ten times as long
     heading = INFLATED.lstrip("# ")
-    pieces = [c for c in _markdown().split(inflated, AUDITED) if (c.section or "").endswith(heading)]
+    pieces = [c for c in _markdown().split(Document.from_markdown(inflated, AUDITED))
+              if (c.section or "").endswith(heading)]
     return {"pieces": len(pieces), "largest_chars": max(len(c.body) for c in pieces)}
 
 
@@ -53,7 +54,7 @@ def _comments_in_code() -> dict:
                     for line in text[start:end].splitlines()[1:-1] if line.startswith("#")]
         files += bool(comments)
         lines += len(comments)
-        breadcrumbs = [c.text.splitlines()[0] for c in markdown.split(text, path)]
+        breadcrumbs = [c.text.splitlines()[0] for c in markdown.split(Document.from_markdown(text, path))]
         named += sum(comment.lstrip("# ") in crumb for comment in comments for crumb in breadcrumbs)
     return {"files": files, "comment_lines": lines, "breadcrumbs_naming_a_comment": named}
 
@@ -63,7 +64,7 @@ def exercise(number: int) -> Exercise:
     """The checker of exercise ``number`` (1 to 3) at the end of lesson 04."""
     exercises = {
         1: Exercise("Exercise 1", _audit,
-                    hint="one row per chunk of markdown.split(text, path); a section cut into several pieces "
+                    hint="one row per chunk of markdown.split(document); a section cut into several pieces "
                          "shows up as consecutive ids ending --00, --01, ..."),
         2: Exercise("Exercise 2", _inflated_section,
                     hint="the section's paragraphs accumulate until the next one would pass 1,200 characters; "
