@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lab.chunking import ChunkerParameterError, ChunkingError, Document, WordWindowChunker, word_window_summary
+from lab.chunking import ChunkerParameterError, ChunkingError, Document, WordWindowChunker
+from lab.course.chunk_tables import word_window_summary
 from lab.datasets.study_notes import load_study_notes, note_documents
 
 DOCS = [("n1", "uno dos tres cuatro"), ("n2", "cinco  seis\nsiete"), ("n3", "ocho")]

@@ -15,8 +15,7 @@ records whose ``body`` is an exact slice of the document's text
 
 from lab.chunking.budgets import window_count
 from lab.chunking.chunker import Chunker
-from lab.chunking.compare import Comparison, chunks_per_file, strategy_summary
-from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check, page_table, table_by_type
+from lab.chunking.corpus import ChunkedCorpus, chunk_pages
 from lab.chunking.document import SOURCE_SEPARATOR, Document, MarkdownFile, Note
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
@@ -30,7 +29,7 @@ from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.chunking.slugs import slugify
 from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
-from lab.chunking.word_windows import WordWindowChunker, word_window_summary
+from lab.chunking.word_windows import WordWindowChunker
 
 __all__ = [
     "TOKEN_PATTERN", "count_tokens", "token_spans",
@@ -40,7 +39,6 @@ __all__ = [
     "Chunk", "chunks_to_frame", "fingerprint",
     "Chunker", "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
     "window_count", "find_fences", "parse_outline", "parse_publication_comment", "slugify",
-    "ChunkedCorpus", "chunk_pages", "page_table", "table_by_type", "chunk_totals", "count_formula_check",
-    "Comparison", "chunks_per_file", "strategy_summary", "word_window_summary",
+    "ChunkedCorpus", "chunk_pages",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
 ]

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-
-import pandas as pd
 
 from lab.chunking.budgets import window_bounds, window_count
 from lab.chunking.chunker import Chunker
@@ -13,7 +10,7 @@ from lab.chunking.document import Document
 from lab.chunking.records import Chunk, fingerprint
 from lab.chunking.tokens import count_tokens
 
-__all__ = ["WordWindowChunker", "word_window_summary"]
+__all__ = ["WordWindowChunker"]
 
 _WORD = re.compile(r"\S+")
 
@@ -63,24 +60,3 @@ class WordWindowChunker(Chunker):
                         "sources": list(dict.fromkeys(word_sources))},
             ))
         return chunks
-
-
-def word_window_summary(notes: Document, sizes: Iterable[int] = (20, 40, 80),
-                        overlaps: Iterable[int] = (0, 10)) -> pd.DataFrame:
-    """One row per (size, overlap) over a stream of notes: chunks, words indexed, chunks mixing
-    notes, mean notes per chunk."""
-    rows = []
-    overlaps = list(overlaps)
-    for size in sizes:
-        for overlap in overlaps:
-            chunks = WordWindowChunker(size, overlap).split(notes)
-            per_chunk = [len(c.source["sources"]) for c in chunks]
-            rows.append({
-                "size": size,
-                "overlap": overlap,
-                "chunks": len(chunks),
-                "words_indexed": sum(c.source["words"] for c in chunks),
-                "chunks_mixing_sources": sum(n > 1 for n in per_chunk),
-                "sources_per_chunk": sum(per_chunk) / len(per_chunk) if per_chunk else 0.0,
-            })
-    return pd.DataFrame(rows)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 
-from lab.chunking import (ChunkedCorpus, Document, SectionTokenChunker, chunk_pages, chunk_totals, count_formula_check,
-                          flatten_blocks, token_spans)
+from lab.chunking import ChunkedCorpus, Document, SectionTokenChunker, chunk_pages, flatten_blocks, token_spans
 from lab.client import FixedRate
+from lab.course.chunk_tables import chunk_totals, count_formula_check
 from lab.course.exercises import Exercise
 from lab.course.indexing_runs import run_indexer
 from lab.ingest.reading import KnowledgeBaseRead
