@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from lab.chunking import MarkdownHeaderChunker, parse_outline, parse_publication_comment
+from lab.chunking import Document, MarkdownHeaderChunker, parse_outline, parse_publication_comment
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.datasets.study_notes import STUDY_NOTES_PATH, load_study_notes, note_documents
 
@@ -77,7 +77,8 @@ def test_the_docs_hold_a_fenced_hash_comment_a_long_table_and_long_sections() ->
     sections = [(text, s) for text in docs.values() for s in parse_outline(text).sections]
     long = [s.title for text, s in sections if len(text[s.body_start:s.body_end].strip()) > 1800]
     assert len(long) >= 2
-    tables = [c for path, text in docs.items() for c in MarkdownHeaderChunker().split(text, path)
+    tables = [c for path, text in docs.items()
+              for c in MarkdownHeaderChunker().split(Document.from_markdown(text, path))
               if c.text.count("| --- |") > c.body.count("| --- |")]
     assert tables, "a table should be long enough to be split and repeat its header"
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunking_strategies import markdown_page
-from lab.chunking import ChunkerParameterError, MarkdownHeaderChunker, parse_outline
+from lab.chunking import ChunkerParameterError, Document, MarkdownHeaderChunker, parse_outline
 from lab.datasets.docs_corpus import load_docs_corpus
 
 PAGE = """<!-- url: /guides/quickstart | version: 2.3 | updated: 2026-03-02 -->
@@ -35,7 +35,7 @@ Use the package manager.
 
 
 def chunk(markdown: str, path: str = "guides/quickstart.md", **params) -> list:
-    return MarkdownHeaderChunker(**params).split(markdown, path)
+    return MarkdownHeaderChunker(**params).split(Document.from_markdown(markdown, path))
 
 
 def test_sections_follow_the_headers_with_a_breadcrumb_prefix() -> None:
@@ -233,7 +233,7 @@ def test_every_character_lands_in_a_chunk_within_its_section_and_budget(page, si
 
 def test_the_docs_corpus_chunks_within_budget_with_two_long_sections_split() -> None:
     chunker = MarkdownHeaderChunker()
-    chunks = [c for path, text in load_docs_corpus() for c in chunker.split(text, path)]
+    chunks = [c for path, text in load_docs_corpus() for c in chunker.split(Document.from_markdown(text, path))]
     assert all(len(c.body) <= 1200 for c in chunks)
     per_section = {}
     for c in chunks:

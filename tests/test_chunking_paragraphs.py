@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunking_strategies import block_stream, paragraph
-from lab.chunking import ChunkerParameterError, ParagraphChunker, flatten_blocks
+from lab.chunking import ChunkerParameterError, Document, ParagraphChunker, flatten_blocks
 from notion_blocks import Blocks, traverse
 
 PAGE = {"id": "p7", "title": "Preguntas frecuentes: conservación", "type": "faq", "edited": "2026-04-08T13:55:00.000Z"}
@@ -17,15 +17,19 @@ def flat_page(*nodes):
     return flatten_blocks(traverse(list(nodes)))
 
 
+def document(flat) -> Document:
+    return Document.from_notion_page(flat, PAGE)
+
+
 def test_paragraphs_are_accumulated_up_to_the_budget() -> None:
     text = "\n\n".join(["a" * 300, "b" * 300, "c" * 300, "d" * 300])
-    chunks = ParagraphChunker(max_chars=650, overlap_chars=0).split_text(text, "doc")
+    chunks = ParagraphChunker(max_chars=650, overlap_chars=0).split(Document.from_text(text, "doc"))
     assert [c.body for c in chunks] == [f"{'a' * 300}\n\n{'b' * 300}", f"{'c' * 300}\n\n{'d' * 300}"]
 
 
 def test_each_chunk_starts_with_the_end_of_the_previous_one_on_a_word_boundary() -> None:
     text = "\n\n".join(" ".join(f"w{p}x{k}" for k in range(40)) for p in range(6))
-    chunks = ParagraphChunker(max_chars=400, overlap_chars=80).split_text(text, "doc")
+    chunks = ParagraphChunker(max_chars=400, overlap_chars=80).split(Document.from_text(text, "doc"))
     for prev, nxt in zip(chunks, chunks[1:]):
         shared = text[nxt.start:prev.end]
         assert 0 < len(shared) <= 80 and prev.body.endswith(shared) and nxt.body.startswith(shared)
@@ -33,14 +37,14 @@ def test_each_chunk_starts_with_the_end_of_the_previous_one_on_a_word_boundary()
 
 
 def test_a_title_heads_plain_text_chunks() -> None:
-    (only,) = ParagraphChunker().split_text("Short note.", "n01", title="Summary statistics")
+    (only,) = ParagraphChunker().split(Document.from_text("Short note.", "n01", title="Summary statistics"))
     assert (only.id, only.text, only.title, only.section) == (
         "n01:00", "Summary statistics\nShort note.", "Summary statistics", None)
 
 
 def test_chinese_paragraphs_are_cut_at_sentence_ends() -> None:
     text = "营业时间为早上八点到晚上七点。周一休息！节假日是否营业？请查看公告。" * 20
-    chunks = ParagraphChunker(max_chars=80, overlap_chars=20).split_text(text, "zh")
+    chunks = ParagraphChunker(max_chars=80, overlap_chars=20).split(Document.from_text(text, "zh"))
     assert len(chunks) > 1 and all(c.body[-1] in "。？！" for c in chunks)
     for prev, nxt in zip(chunks, chunks[1:]):
         assert text[nxt.start - 1] in "。？！，" and nxt.start <= prev.end
@@ -50,7 +54,7 @@ def test_flattened_pages_are_cut_section_by_section_with_a_breadcrumb() -> None:
     b = Blocks()
     flat = flat_page(b.heading(2, "Pan"), *[b.paragraph(f"El pan número {k} dura tres días.") for k in range(20)],
                      b.heading(2, "Pasteles"), b.paragraph("Refrigerar."))
-    chunks = ParagraphChunker(max_chars=200, overlap_chars=40).split(flat, PAGE)
+    chunks = ParagraphChunker(max_chars=200, overlap_chars=40).split(document(flat))
     assert {c.section for c in chunks} == {"Pan", "Pasteles"}
     assert chunks[-1].text == "Preguntas frecuentes: conservación > Pasteles\nRefrigerar."
     assert [c.id for c in chunks][-2:] == [f"p7:pan:{len(chunks) - 2:02d}", "p7:pasteles:00"]
@@ -60,7 +64,8 @@ def test_flattened_pages_are_cut_section_by_section_with_a_breadcrumb() -> None:
 def test_a_toggle_question_stays_with_its_indented_answer() -> None:
     b = Blocks()
     toggles = [b.toggle(f"¿Pregunta {k}?", b.paragraph(f"Respuesta {k} con algo de detalle.")) for k in range(10)]
-    chunks = ParagraphChunker(max_chars=120, overlap_chars=0).split(flat_page(b.heading(2, "FAQ"), *toggles), PAGE)
+    flat = flat_page(b.heading(2, "FAQ"), *toggles)
+    chunks = ParagraphChunker(max_chars=120, overlap_chars=0).split(document(flat))
     for c in chunks:
         questions = [line for line in c.body.split("\n") if line.startswith("Pregunta:")]
         assert len(questions) == c.body.count("  Respuesta")
@@ -70,7 +75,7 @@ def test_a_code_block_is_never_cut_and_may_stand_alone_over_the_budget() -> None
     b = Blocks()
     code = "\n".join(f"linea_{k} = {k}" for k in range(30))
     flat = flat_page(b.paragraph("Antes."), b.code(code, "python"), b.paragraph("Después."))
-    bodies = [c.body for c in ParagraphChunker(max_chars=100, overlap_chars=20).split(flat, PAGE)]
+    bodies = [c.body for c in ParagraphChunker(max_chars=100, overlap_chars=20).split(document(flat))]
     assert f"```python\n{code}\n```" in bodies
 
 
@@ -78,7 +83,7 @@ def test_a_chunk_that_starts_inside_a_table_repeats_the_header_row() -> None:
     b = Blocks()
     rows = [["Pieza", "Días"]] + [[f"Pieza número {k}", f"{k} días"] for k in range(30)]
     flat = flat_page(b.heading(2, "Tabla"), b.table(rows))
-    chunks = ParagraphChunker(max_chars=150, overlap_chars=30).split(flat, PAGE)
+    chunks = ParagraphChunker(max_chars=150, overlap_chars=30).split(document(flat))
     assert len(chunks) > 2
     assert all(c.text.split("\n")[1] == "Pieza | Días" for c in chunks)
 
@@ -86,7 +91,7 @@ def test_a_chunk_that_starts_inside_a_table_repeats_the_header_row() -> None:
 @pytest.mark.parametrize(("size", "overlap"), [(0, 0), (50, 50)])
 def test_budgets_that_cannot_advance_are_refused(size: int, overlap: int) -> None:
     with pytest.raises(ChunkerParameterError):
-        ParagraphChunker(size, overlap).split_text("x", "doc")
+        ParagraphChunker(size, overlap).split(Document.from_text("x", "doc"))
 
 
 @settings(max_examples=100, deadline=None)
@@ -94,7 +99,7 @@ def test_budgets_that_cannot_advance_are_refused(size: int, overlap: int) -> Non
 def test_plain_text_chunks_cover_every_character_within_budget_and_overlap(paragraphs, size, data) -> None:
     overlap = data.draw(st.integers(0, size - 1))
     text = "\n\n".join(paragraphs)
-    chunks = ParagraphChunker(max_chars=size, overlap_chars=overlap).split_text(text, "doc")
+    chunks = ParagraphChunker(max_chars=size, overlap_chars=overlap).split(Document.from_text(text, "doc"))
     covered = bytearray(len(text))
     for c in chunks:
         assert text[c.start:c.end] == c.body and len(c.body) <= size
@@ -110,7 +115,7 @@ def test_plain_text_chunks_cover_every_character_within_budget_and_overlap(parag
 def test_flattened_chunks_cover_every_body_character_and_stay_in_their_section(stream, size, data) -> None:
     overlap = data.draw(st.integers(0, size - 1))
     flat = flatten_blocks(stream)
-    chunks = ParagraphChunker(max_chars=size, overlap_chars=overlap).split(flat, PAGE)
+    chunks = ParagraphChunker(max_chars=size, overlap_chars=overlap).split(document(flat))
     assert len({c.id for c in chunks}) == len(chunks)
     code = [(line.start, line.end) for line in flat.lines if line.block_type == "code"]
     for section in flat.sections:
@@ -134,14 +139,14 @@ def test_ids_stay_put_when_an_unrelated_section_grows() -> None:
                          b.heading(2, "Pasteles"), *[b.paragraph(f"Frase {k} sobre pasteles.") for k in range(12)])
 
     chunker = ParagraphChunker(max_chars=120, overlap_chars=30)
-    before = {c.id: c.fingerprint for c in chunker.split(page(3), PAGE) if c.section == "Pasteles"}
-    after = {c.id: c.fingerprint for c in chunker.split(page(30), PAGE) if c.section == "Pasteles"}
+    before = {c.id: c.fingerprint for c in chunker.split(document(page(3))) if c.section == "Pasteles"}
+    after = {c.id: c.fingerprint for c in chunker.split(document(page(30))) if c.section == "Pasteles"}
     assert before == after and len(before) > 1
 
 
 def test_flattened_chunks_name_their_blocks_and_plain_text_chunks_have_none() -> None:
     b = Blocks()
     toggle = b.toggle("¿Se congela?", b.paragraph("Sí, hasta un mes."))
-    (chunk,) = ParagraphChunker().split(flat_page(b.heading(2, "Frío"), toggle), PAGE)
+    (chunk,) = ParagraphChunker().split(document(flat_page(b.heading(2, "Frío"), toggle)))
     assert chunk.source == {"block_ids": [toggle.block["id"], toggle.children[0].block["id"]]}
-    assert ParagraphChunker().split_text("Hola.", "doc")[0].source == {}
+    assert ParagraphChunker().split(Document.from_text("Hola.", "doc"))[0].source == {}

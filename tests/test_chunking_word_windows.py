@@ -8,28 +8,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lab.chunking import ChunkerParameterError, ChunkingError, WordWindowChunker, joined_text, word_window_summary
+from lab.chunking import ChunkerParameterError, ChunkingError, Document, WordWindowChunker
+from lab.course.chunk_tables import word_window_summary
 from lab.datasets.study_notes import load_study_notes, note_documents
 
 DOCS = [("n1", "uno dos tres cuatro"), ("n2", "cinco  seis\nsiete"), ("n3", "ocho")]
+NOTES = Document.from_notes(DOCS)
 
 
 def test_windows_advance_size_minus_overlap_words_and_keep_the_last_partial_one() -> None:
-    chunks = WordWindowChunker(size=4, overlap=1).split(DOCS)
+    chunks = WordWindowChunker(size=4, overlap=1).split(NOTES)
     assert [c.body.split() for c in chunks] == [
         ["uno", "dos", "tres", "cuatro"], ["cuatro", "cinco", "seis", "siete"], ["siete", "ocho"]]
 
 
 def test_every_word_records_its_source_and_sources_are_listed_once_in_order() -> None:
-    second = WordWindowChunker(size=4, overlap=1).split(DOCS)[1]
+    second = WordWindowChunker(size=4, overlap=1).split(NOTES)[1]
     assert second.source == {"words": 4, "word_sources": ["n1", "n2", "n2", "n2"], "sources": ["n1", "n2"]}
 
 
 def test_offsets_point_into_the_joined_documents_and_keep_their_whitespace() -> None:
-    stream = joined_text(DOCS)
-    for chunk in WordWindowChunker(size=4, overlap=1).split(DOCS):
+    stream = NOTES.text
+    for chunk in WordWindowChunker(size=4, overlap=1).split(NOTES):
         assert stream[chunk.start:chunk.end] == chunk.body
-    assert WordWindowChunker(size=4, overlap=1).split(DOCS)[1].body == "cuatro\n\ncinco  seis\nsiete"
+    assert WordWindowChunker(size=4, overlap=1).split(NOTES)[1].body == "cuatro\n\ncinco  seis\nsiete"
 
 
 @pytest.mark.parametrize(("n", "size", "overlap", "expected"),
@@ -41,7 +43,7 @@ def test_expected_chunks_follows_the_formula(n: int, size: int, overlap: int, ex
 def test_study_notes_give_the_formula_count_for_every_size_and_overlap() -> None:
     docs = note_documents(load_study_notes())
     n = sum(len(text.split()) for _, text in docs)
-    table = word_window_summary(docs)
+    table = word_window_summary(Document.from_notes(docs))
     assert list(table.columns) == ["size", "overlap", "chunks", "words_indexed", "chunks_mixing_sources",
                                    "sources_per_chunk"]
     assert [(r.size, r.overlap) for r in table.itertuples()] == [
@@ -54,12 +56,12 @@ def test_study_notes_give_the_formula_count_for_every_size_and_overlap() -> None
 
 def test_documents_must_be_pairs_of_strings() -> None:
     with pytest.raises(ChunkingError, match=r"\(source_id, text\) pairs"):
-        WordWindowChunker().split([("n1", 3)])
+        Document.from_notes([("n1", 3)])
 
 
 def test_sizes_that_cannot_advance_are_refused() -> None:
     with pytest.raises(ChunkerParameterError, match="overlap must be"):
-        WordWindowChunker(size=10, overlap=10).split(DOCS)
+        WordWindowChunker(size=10, overlap=10).split(NOTES)
 
 
 WORD = st.text(alphabet="abcñé0.,¿?", min_size=1, max_size=6)
@@ -73,10 +75,10 @@ def test_windows_cover_every_word_share_exactly_s_words_and_match_the_formula(te
     docs = [(f"d{k}", text) for k, text in enumerate(texts)]
     words = [(source, word) for source, text in docs for word in text.split()]
     chunker = WordWindowChunker(size, overlap)
-    chunks = chunker.split(docs)
+    chunks = chunker.split(Document.from_notes(docs))
     assert len(chunks) == chunker.expected_chunks(len(words))
     assert len({c.id for c in chunks}) == len(chunks)
-    stream = joined_text(docs)
+    stream = Document.from_notes(docs).text
     position = 0
     for k, chunk in enumerate(chunks):
         assert stream[chunk.start:chunk.end] == chunk.body

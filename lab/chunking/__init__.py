@@ -2,17 +2,21 @@
 
 - :func:`flatten_blocks` turns a page's ``(depth, block)`` traversal into a
   :class:`FlatDocument` (sections with exact offsets, role-keeping lines, block ids).
+- :class:`Document` is what every chunker cuts: a flattened Notion page, a markdown file, a
+  plain text or a stream of notes, each made with its own constructor.
 - :class:`SectionTokenChunker` cuts token windows within sections (lesson 03).
 - :class:`MarkdownHeaderChunker`, :class:`ParagraphChunker` and :class:`WordWindowChunker`
   are the strategies lesson 04 compares.
 
-Every chunker returns :class:`Chunk` records whose ``body`` is an exact slice of the source
-(``source_text[start:end] == body``) and whose ids are deterministic.
+Every chunker is called the same way, ``chunker.split(document)``, and returns :class:`Chunk`
+records whose ``body`` is an exact slice of the document's text
+(``document.text[start:end] == body``) and whose ids are deterministic.
 """
 
 from lab.chunking.budgets import window_count
-from lab.chunking.compare import chunks_per_file, run_strategies, strategy_summary
-from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check, table_by_type
+from lab.chunking.chunker import Chunker
+from lab.chunking.corpus import ChunkedCorpus, chunk_pages
+from lab.chunking.document import SOURCE_SEPARATOR, Document, MarkdownFile, Note
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
     MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
@@ -25,17 +29,16 @@ from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.chunking.slugs import slugify
 from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
-from lab.chunking.word_windows import SOURCE_SEPARATOR, WordWindowChunker, joined_text, word_window_summary
+from lab.chunking.word_windows import WordWindowChunker
 
 __all__ = [
     "TOKEN_PATTERN", "count_tokens", "token_spans",
     "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
     "flatten_blocks", "page_metadata", "rich_text_plain",
+    "Document", "Note", "MarkdownFile", "SOURCE_SEPARATOR",
     "Chunk", "chunks_to_frame", "fingerprint",
-    "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
-    "SOURCE_SEPARATOR", "joined_text", "word_window_summary", "window_count",
-    "find_fences", "parse_outline", "parse_publication_comment", "slugify",
-    "ChunkedCorpus", "chunk_pages", "chunk_totals", "count_formula_check", "table_by_type",
-    "run_strategies", "chunks_per_file", "strategy_summary",
+    "Chunker", "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
+    "window_count", "find_fences", "parse_outline", "parse_publication_comment", "slugify",
+    "ChunkedCorpus", "chunk_pages",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
 ]

@@ -6,22 +6,18 @@ import math
 
 from lab.chunking.errors import ChunkerParameterError
 
-__all__ = ["check_window", "check_char_budget", "window_count", "window_bounds"]
+__all__ = ["check_window", "window_count", "window_bounds"]
 
 
-def check_window(size: int, overlap: int, size_name: str = "max_tokens", overlap_name: str = "overlap") -> None:
-    """Raise :class:`ChunkerParameterError` unless ``size >= 1`` and ``0 <= overlap < size``."""
+def check_window(size: int, overlap: int, size_name: str, overlap_name: str) -> None:
+    """Raise :class:`ChunkerParameterError` unless ``size >= 1`` and ``0 <= overlap < size``;
+    the names are the parameters' own, so the message says which to change."""
     if not isinstance(size, int) or isinstance(size, bool) or size < 1:
         raise ChunkerParameterError(f"{size_name} must be a positive integer, got {size!r}")
     if not isinstance(overlap, int) or isinstance(overlap, bool) or not 0 <= overlap < size:
         raise ChunkerParameterError(
             f"{overlap_name} must be an integer with 0 <= {overlap_name} < {size_name} ({size}), got {overlap!r}; "
             f"windows advance by {size_name} - {overlap_name}, which must be at least 1")
-
-
-def check_char_budget(max_chars: int, overlap_chars: int) -> None:
-    """Raise :class:`ChunkerParameterError` unless ``max_chars >= 1`` and ``0 <= overlap_chars < max_chars``."""
-    check_window(max_chars, overlap_chars, "max_chars", "overlap_chars")
 
 
 def window_count(n: int, size: int, overlap: int) -> int:

@@ -6,10 +6,9 @@ from bisect import bisect_right
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from lab.chunking.budgets import check_char_budget
-from lab.chunking.markdown_outline import (
-    MarkdownSection, Publication, find_tables, parse_outline, publication_for,
-)
+from lab.chunking.chunker import Chunker
+from lab.chunking.document import Document
+from lab.chunking.markdown_outline import MarkdownSection, Publication, find_tables
 from lab.chunking.packing import MARKDOWN_SEPARATORS, AtomicSpans, split_to_budget
 from lab.chunking.records import Chunk, fingerprint
 from lab.chunking.slugs import LEAD_SLUG, SlugRegistry, slugify
@@ -18,8 +17,9 @@ from lab.chunking.tokens import TokenIndex
 __all__ = ["MarkdownHeaderChunker"]
 
 
-class MarkdownHeaderChunker:
-    """Cut a markdown page on its ``##`` and ``###`` headers, sub-splitting long sections.
+class MarkdownHeaderChunker(Chunker):
+    """Cut a markdown file (:meth:`Document.from_markdown`) on its ``##`` and ``###`` headers,
+    sub-splitting long sections.
 
     - The page title is the first ``#`` line; a ``###`` section's breadcrumb is
       ``Page > H2 > H3``. Header-looking lines inside ``` or ~~~ fences are code.
@@ -41,16 +41,15 @@ class MarkdownHeaderChunker:
     """
 
     chunker_name = "markdown_header"
+    window_params = ("max_chars", "overlap_chars")
 
     def __init__(self, max_chars: int = 1200, overlap_chars: int = 150) -> None:
         self.max_chars = max_chars
         self.overlap_chars = overlap_chars
 
-    def split(self, markdown: str, path: str) -> list[Chunk]:
-        """Chunks of one markdown page; ``path`` (e.g. ``"guides/quickstart.md"``) names the file."""
-        check_char_budget(self.max_chars, self.overlap_chars)
-        outline = parse_outline(markdown)
-        publication = publication_for(outline.comment, path)
+    def _split(self, document: Document) -> list[Chunk]:
+        file = self._needs(document.markdown, "a markdown file by its headers", "from_markdown(text, path)")
+        markdown, path, outline, publication = document.text, file.path, file.outline, file.publication
         title = outline.title or PurePosixPath(path).stem.replace("-", " ").replace("_", " ").capitalize()
         page_slug = slugify(publication.url, fallback="page")
         folders = PurePosixPath(path).parts

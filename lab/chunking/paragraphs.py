@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from lab.chunking.budgets import check_char_budget
+from lab.chunking.chunker import Chunker
+from lab.chunking.document import Document
 from lab.chunking.flatten import FlatDocument
 from lab.chunking.markdown_outline import find_fences
 from lab.chunking.packing import MARKDOWN_SEPARATORS, OUTLINE_SEPARATORS, AtomicSpans, split_to_budget
-from lab.chunking.records import Chunk, fingerprint, page_info
+from lab.chunking.records import Chunk, fingerprint
 from lab.chunking.slugs import LEAD_SLUG, SlugRegistry, slugify
 from lab.chunking.tokens import TokenIndex
 
 __all__ = ["ParagraphChunker"]
 
 
-class ParagraphChunker:
+class ParagraphChunker(Chunker):
     """Whole paragraphs accumulated up to ``max_chars``; each chunk after the first starts with
     the previous chunk's last ``overlap_chars`` characters or fewer, on a word boundary.
 
-    On a flattened Notion page (:meth:`split`) a paragraph is a top-level line with its
-    indented lines (a toggle's question and its answer stay together) and the page is cut
+    On a Notion page (:meth:`Document.from_notion_page`) a paragraph is a top-level line with
+    its indented lines (a toggle's question and its answer stay together) and the page is cut
     section by section, each chunk headed by ``Page > Section`` and naming its blocks in
-    ``source["block_ids"]``; ids follow the token chunker's section-scoped scheme. On plain text
-    (:meth:`split_text`) paragraphs are separated by blank lines. A paragraph longer than the
+    ``source["block_ids"]``; ids follow the token chunker's section-scoped scheme. Any other
+    document is read as plain text whose paragraphs are separated by blank lines, headed by
+    its title if it has one, with ids ``{document id}:{NN}``. A paragraph longer than the
     budget is cut between lines (blocks of a page; list items or table rows of plain text),
     then sentences (including the CJK "。", "？", "！"), then words.
     Code blocks stay whole, so a code block longer than the budget is the one case where a
@@ -32,16 +31,20 @@ class ParagraphChunker:
     """
 
     chunker_name = "paragraphs"
+    window_params = ("max_chars", "overlap_chars")
 
     def __init__(self, max_chars: int = 900, overlap_chars: int = 150) -> None:
         self.max_chars = max_chars
         self.overlap_chars = overlap_chars
 
-    def split(self, flat: FlatDocument, page: Mapping[str, Any]) -> list[Chunk]:
-        """Chunks of a flattened page, never crossing a section; ``page`` as for the token chunker."""
-        check_char_budget(self.max_chars, self.overlap_chars)
-        info = page_info(page)
-        text = flat.text
+    def _split(self, document: Document) -> list[Chunk]:
+        if document.flat is None:
+            return self._split_text(document)
+        return self._split_page(document, document.flat)
+
+    def _split_page(self, document: Document, flat: FlatDocument) -> list[Chunk]:
+        """Chunks of a flattened page, never crossing a section."""
+        text = document.text
         code = AtomicSpans([(line.start, line.end) for line in flat.lines if line.block_type == "code"])
         registry = SlugRegistry()
         tokens = TokenIndex(text)
@@ -52,32 +55,33 @@ class ParagraphChunker:
             if not pieces:
                 continue
             slug = registry.claim(slugify(section.title) if section.title is not None else LEAD_SLUG)
-            header = info.title if section.title is None else f"{info.title} > {section.title}"
+            header = document.title if section.title is None else f"{document.title} > {section.title}"
             for k, (start, end) in enumerate(pieces):
                 lines = flat.lines_between(start, end)
                 chunks.append(self._chunk(
-                    f"{info.id}:{slug}:{k:02d}", info.id, info.title, info.type, section.title, len(chunks), header,
-                    lines[0].table_header, tokens, start, end, info.edited,
-                    {"block_ids": list(dict.fromkeys(line.block_id for line in lines))}))
+                    document, tokens, start, end, chunk_id=f"{document.id}:{slug}:{k:02d}", title=document.title,
+                    section=section.title, order=len(chunks), header=header, table=lines[0].table_header,
+                    source={"block_ids": list(dict.fromkeys(line.block_id for line in lines))}))
         return chunks
 
-    def split_text(self, text: str, doc_id: str, title: str | None = None) -> list[Chunk]:
-        """Chunks of plain text (paragraphs separated by blank lines), headed by ``title`` if given."""
-        check_char_budget(self.max_chars, self.overlap_chars)
+    def _split_text(self, document: Document) -> list[Chunk]:
+        """Chunks of plain text (paragraphs separated by blank lines), headed by the title if any."""
+        text = document.text
         fences = AtomicSpans(find_fences(text))
         pieces = split_to_budget(text, 0, len(text), max_chars=self.max_chars, overlap_chars=self.overlap_chars,
                                  separators=MARKDOWN_SEPARATORS, atomic=fences)
         tokens = TokenIndex(text)
-        return [self._chunk(f"{doc_id}:{k:02d}", doc_id, title or doc_id, None, None, k, title, None,
-                            tokens, start, end, None, {})
+        return [self._chunk(document, tokens, start, end, chunk_id=f"{document.id}:{k:02d}",
+                            title=document.title or document.id, section=None, order=k, header=document.title,
+                            table=None, source={})
                 for k, (start, end) in enumerate(pieces)]
 
-    def _chunk(self, chunk_id: str, page_id: str, title: str, page_type: str | None, section: str | None,
-               order: int, header: str | None, table: str | None, tokens: TokenIndex, start: int, end: int,
-               edited: str | None, source: dict[str, object]) -> Chunk:
+    def _chunk(self, document: Document, tokens: TokenIndex, start: int, end: int, *, chunk_id: str, title: str,
+               section: str | None, order: int, header: str | None, table: str | None,
+               source: dict[str, object]) -> Chunk:
         body = tokens.text[start:end]
         text = "".join(f"{part}\n" for part in (header, table) if part) + body
-        return Chunk(id=chunk_id, page_id=page_id, title=title, type=page_type, section=section, order=order,
+        return Chunk(id=chunk_id, page_id=document.id, title=title, type=document.type, section=section, order=order,
                      text=text, body=body, start=start, end=end, tokens=tokens.count(start, end),
-                     fingerprint=fingerprint(text), edited=edited, chunker=self.chunker_name,
+                     fingerprint=fingerprint(text), edited=document.edited, chunker=self.chunker_name,
                      source=source)

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from lab.chunking.errors import MalformedPageError
-
-__all__ = ["Chunk", "fingerprint", "chunks_to_frame", "PageInfo", "page_info"]
+__all__ = ["Chunk", "fingerprint", "chunks_to_frame"]
 
 
 def fingerprint(text: str) -> str:
@@ -57,24 +55,3 @@ CHUNK_COLUMNS = [f for f in Chunk.__dataclass_fields__]
 def chunks_to_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
     """One row per chunk, one column per field, in the order given (an empty list gives the columns)."""
     return pd.DataFrame([c.to_dict() for c in chunks], columns=CHUNK_COLUMNS)
-
-
-@dataclass(frozen=True)
-class PageInfo:
-    """The page fields a chunk carries: id, title, type and last edited time."""
-
-    id: str
-    title: str
-    type: str | None
-    edited: str | None
-
-
-def page_info(page: Mapping[str, Any]) -> PageInfo:
-    """Read ``id``, ``title``, ``type`` and ``edited`` from a page description (as ``page_metadata`` gives)."""
-    # An untitled Notion page has an empty title, which is fine; an empty id is not.
-    missing = [key for key, value in (("id", page.get("id") or None), ("title", page.get("title"))) if value is None]
-    if missing:
-        raise MalformedPageError(
-            f"the page description lacks {missing}; pass a dict with at least 'id' and 'title' "
-            "(and 'type', 'edited'), for example page_metadata(page_object)")
-    return PageInfo(str(page["id"]), str(page["title"]), page.get("type"), page.get("edited"))

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from lab.chunking.budgets import check_window, window_bounds, window_count
-from lab.chunking.flatten import FlatDocument
-from lab.chunking.records import Chunk, fingerprint, page_info
+from lab.chunking.budgets import window_bounds, window_count
+from lab.chunking.chunker import Chunker
+from lab.chunking.document import Document
+from lab.chunking.records import Chunk, fingerprint
 from lab.chunking.slugs import LEAD_SLUG, SlugRegistry, slugify
 from lab.chunking.tokens import TokenIndex
 
 __all__ = ["SectionTokenChunker"]
 
 
-class SectionTokenChunker:
+class SectionTokenChunker(Chunker):
     """Windows of ``max_tokens`` lab tokens advancing ``max_tokens - overlap``, never across sections.
 
+    It cuts Notion pages (:meth:`Document.from_notion_page`), whose flattening gives the sections.
     A section of ``T`` tokens gives ``1`` chunk if ``T <= L`` else ``ceil((T - s) / (L - s))``
     (:meth:`expected_chunks`). A window's body runs from its first token's start to its last
     token's end, so the page's own whitespace and code indentation are kept.
@@ -31,6 +30,7 @@ class SectionTokenChunker:
     """
 
     chunker_name = "section_tokens"
+    window_params = ("max_tokens", "overlap")
 
     def __init__(self, max_tokens: int = 300, overlap: int = 50) -> None:
         self.max_tokens = max_tokens
@@ -38,14 +38,13 @@ class SectionTokenChunker:
 
     def expected_chunks(self, n_tokens: int) -> int:
         """How many chunks a section of ``n_tokens`` tokens gives (0 for an empty section)."""
-        check_window(self.max_tokens, self.overlap)
+        self._check_params()
         return window_count(n_tokens, self.max_tokens, self.overlap)
 
-    def split(self, flat: FlatDocument, page: Mapping[str, Any]) -> list[Chunk]:
-        """Chunks of one flattened page; ``page`` gives ``id``, ``title``, ``type``, ``edited``."""
-        check_window(self.max_tokens, self.overlap)
-        info = page_info(page)
-        text = flat.text
+    def _split(self, document: Document) -> list[Chunk]:
+        flat = self._needs(document.flat, "the sections of a flattened Notion page",
+                           "from_notion_page(flatten_blocks(blocks), page)")
+        text = document.text
         index = TokenIndex(text)
         registry = SlugRegistry()
         chunks: list[Chunk] = []
@@ -56,7 +55,7 @@ class SectionTokenChunker:
             if n_tokens == 0:
                 continue
             slug = registry.claim(slugify(section.title) if section.title is not None else LEAD_SLUG)
-            header = info.title if section.title is None else f"{info.title} > {section.title}"
+            header = document.title if section.title is None else f"{document.title} > {section.title}"
             for k, (first, stop) in enumerate(window_bounds(n_tokens, self.max_tokens, self.overlap)):
                 start = int(index.starts[first_token + first])
                 end = int(index.ends[first_token + stop - 1])
@@ -65,10 +64,10 @@ class SectionTokenChunker:
                 table = lines[0].table_header
                 chunk_text = f"{header}\n" + (f"{table}\n" if table else "") + body
                 chunks.append(Chunk(
-                    id=f"{info.id}:{slug}:{k:02d}",
-                    page_id=info.id,
-                    title=info.title,
-                    type=info.type,
+                    id=f"{document.id}:{slug}:{k:02d}",
+                    page_id=document.id,
+                    title=document.title,
+                    type=document.type,
                     section=section.title,
                     order=len(chunks),
                     text=chunk_text,
@@ -77,7 +76,7 @@ class SectionTokenChunker:
                     end=end,
                     tokens=stop - first,
                     fingerprint=fingerprint(chunk_text),
-                    edited=info.edited,
+                    edited=document.edited,
                     chunker=self.chunker_name,
                     source={"block_ids": list(dict.fromkeys(line.block_id for line in lines))},
                 ))

@@ -7,6 +7,8 @@ lessons and checks their outputs. The library never imports this package.
 """
 
 from lab.course import notebook
+from lab.course.chunk_tables import (chunk_totals, chunks_per_file, count_formula_check, page_table, strategy_summary,
+                                     table_by_type, word_window_summary)
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.course.figures import save_figure
 from lab.course.handbook import read_handbook
@@ -20,4 +22,6 @@ from lab.course.tables import save_table
 __all__ = ["notebook", "afternoon_edits", "apply_edits", "save_figure", "read_handbook", "run_contention",
            "run_indexer", "schedule_comparison", "summarise_run", "index_dir", "samples_dir", "chunk_map_chart",
            "context_growth_chart", "method_comparison_chart", "precision_at_k_chart", "requests_per_second_chart",
-           "similarity_heatmap", "size_histograms", "strategy_size_chart", "window_fill_chart", "save_table"]
+           "similarity_heatmap", "size_histograms", "strategy_size_chart", "window_fill_chart", "save_table",
+           "page_table", "table_by_type", "chunk_totals", "count_formula_check", "chunks_per_file", "strategy_summary",
+           "word_window_summary"]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from lab.chunking import SectionTokenChunker, flatten_blocks, token_spans
-from lab.chunking.corpus import ChunkedCorpus, chunk_pages, chunk_totals, count_formula_check
+from lab.chunking import ChunkedCorpus, Document, SectionTokenChunker, chunk_pages, flatten_blocks, token_spans
 from lab.client import FixedRate
+from lab.course.chunk_tables import chunk_totals, count_formula_check
 from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.ingest.reading import KnowledgeBaseRead
@@ -39,8 +39,8 @@ def _corpus(chunker: SectionTokenChunker) -> ChunkedCorpus:
 def _smaller_windows() -> dict:
     chunker = SectionTokenChunker(max_tokens=200, overlap=40)
     corpus = _corpus(chunker)
-    check = count_formula_check(corpus.flats, corpus.chunks, chunker)
-    totals = chunk_totals(corpus.chunks, corpus.pages).set_index("measure")["value"]
+    check = count_formula_check(corpus, chunker)
+    totals = chunk_totals(corpus).set_index("measure")["value"]
     return {"chunks": len(corpus.chunks), "sections_over_L": int((check["T"] > 200).sum()),
             "overlap_pct": float(totals["overlap overhead %"])}
 
@@ -49,7 +49,7 @@ def _smaller_windows() -> dict:
 def _longest_section() -> dict:
     chunker = SectionTokenChunker(max_tokens=300, overlap=50)
     corpus = _corpus(chunker)
-    check = count_formula_check(corpus.flats, corpus.chunks, chunker)
+    check = count_formula_check(corpus, chunker)
     top = check.sort_values(["T", "section"], ascending=[False, True]).iloc[0]
     windows = sorted((c for c in corpus.chunks if c.page_id == top["page_id"] and c.section == top["section"]),
                      key=lambda c: c.start)
@@ -69,8 +69,12 @@ def _rewritten_sentence() -> dict:
         if runs and CINNAMON_SENTENCE in "".join(run["plain_text"] for run in runs):
             runs[0]["plain_text"] = runs[0]["text"]["content"] = "Todas las piezas de rol de canela llevan nuez."
             del runs[1:]
-    before = {c.id: c.fingerprint for c in chunker.split(flatten_blocks(page.blocks), page.metadata())}
-    after = {c.id: c.fingerprint for c in chunker.split(flatten_blocks(edited), page.metadata())}
+
+    def fingerprints(blocks: list) -> dict[str, str]:
+        document = Document.from_notion_page(flatten_blocks(blocks), page.metadata())
+        return {c.id: c.fingerprint for c in chunker.split(document)}
+
+    before, after = fingerprints(page.blocks), fingerprints(edited)
     changed = sum(before[i] != after.get(i) for i in before)
     return {"changed_chunks": changed, "unchanged_chunks": len(before) - changed, "same_ids": set(before) == set(after)}
 

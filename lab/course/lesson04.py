@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lab.chunking import MarkdownHeaderChunker
+from lab.chunking import Document, MarkdownHeaderChunker
 from lab.chunking.markdown_outline import find_fences
 from lab.course.exercises import Exercises
 from lab.datasets.docs_corpus import load_docs_corpus
@@ -35,7 +35,7 @@ def _docs() -> dict[str, str]:
 
 @exercise.define(1)
 def _audit() -> dict:
-    chunks = _markdown().split(_docs()[AUDITED], AUDITED)
+    chunks = _markdown().split(Document.from_markdown(_docs()[AUDITED], AUDITED))
     pieces = Counter(c.section for c in chunks)
     split = {section for section, n in pieces.items() if n > 1}
     return {"chunks": len(chunks), "split_section": split.pop() if len(split) == 1 else split,
@@ -50,7 +50,8 @@ def _inflated_section() -> dict:
     body = text[start:end].split("\n", 1)[1].strip()
     inflated = text[:end] + ("\n\n" + body) * 9 + text[end:]  # the section ten times as long
     heading = INFLATED.lstrip("# ")
-    pieces = [c for c in _markdown().split(inflated, AUDITED) if (c.section or "").endswith(heading)]
+    pieces = [c for c in _markdown().split(Document.from_markdown(inflated, AUDITED))
+              if (c.section or "").endswith(heading)]
     return {"pieces": len(pieces), "largest_chars": max(len(c.body) for c in pieces)}
 
 
@@ -62,7 +63,7 @@ def _comments_in_code() -> dict:
                     for line in text[start:end].splitlines()[1:-1] if line.startswith("#")]
         files += bool(comments)
         lines += len(comments)
-        breadcrumbs = [c.text.splitlines()[0] for c in markdown.split(text, path)]
+        breadcrumbs = [c.text.splitlines()[0] for c in markdown.split(Document.from_markdown(text, path))]
         named += sum(comment.lstrip("# ") in crumb for comment in comments for crumb in breadcrumbs)
     return {"files": files, "comment_lines": lines, "breadcrumbs_naming_a_comment": named}
 

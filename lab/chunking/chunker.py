@@ -1,0 +1,56 @@
+"""What every chunker shares: parameters set in ``__init__``, one ``split(document)``.
+
+As with scikit-learn's estimators, a chunker stores its parameters unchanged and checks them
+when it is used, raising :class:`ChunkerParameterError` with what would be right; ``split``
+takes a :class:`Document` and returns :class:`Chunk` records whose ``body`` is
+``document.text[start:end]``, with deterministic ids and fingerprints.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar, TypeVar
+
+from lab.chunking.budgets import check_window
+from lab.chunking.document import Document
+from lab.chunking.errors import ChunkingError
+from lab.chunking.records import Chunk
+
+__all__ = ["Chunker"]
+
+_Part = TypeVar("_Part")
+
+
+class Chunker(ABC):
+    """Base class of the chunkers: ``split(document) -> list[Chunk]``, parameters checked first."""
+
+    #: Recorded in every chunk's ``chunker`` field.
+    chunker_name: ClassVar[str]
+    #: Names of the parameters giving the chunk size and the overlap, checked before every split
+    #: (as scikit-learn's ``_parameter_constraints``): size >= 1 and 0 <= overlap < size.
+    window_params: ClassVar[tuple[str, str]]
+
+    def split(self, document: Document) -> list[Chunk]:
+        """The chunks of ``document``, in document order."""
+        self._check_params()
+        if not isinstance(document, Document):
+            raise ChunkingError(
+                f"{type(self).__name__}.split takes a Document, got {type(document).__name__}; build one with "
+                "Document.from_notion_page, Document.from_markdown, Document.from_text or Document.from_notes")
+        return self._split(document)
+
+    def _check_params(self) -> None:
+        """Raise :class:`ChunkerParameterError` unless the size and overlap can produce chunks."""
+        size, overlap = self.window_params
+        check_window(getattr(self, size), getattr(self, overlap), size, overlap)
+
+    @abstractmethod
+    def _split(self, document: Document) -> list[Chunk]:
+        """The chunks of a valid ``document`` with valid parameters."""
+
+    def _needs(self, part: _Part | None, what: str, constructor: str) -> _Part:
+        """``part`` of the document this chunker reads, or an error naming the constructor that gives it."""
+        if part is None:
+            raise ChunkingError(f"{type(self).__name__} cuts {what}; build the document with "
+                                f"Document.{constructor}")
+        return part
