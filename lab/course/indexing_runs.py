@@ -14,6 +14,7 @@ import pandas as pd
 
 from lab.client import NotionClient, Pacer, RetryPolicy, collect_paginated_api
 from lab.client.schedule import minimum_duration
+from lab.notion import window_index
 from lab.simulator import LimitsConfig, in_process_session
 from lab.ingest.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
 from lab.simulator.timeline import run_together
@@ -61,7 +62,7 @@ def summarise_run(run: IndexerRun) -> dict[str, Any]:
     """
     log = run.log
     counted = log[log["reason"] != "connection"]  # what the server counts against the window
-    per_window = counted.groupby((counted["t"] // run.window_seconds).astype(int)).size()
+    per_window = counted.groupby(counted["t"].map(lambda t: window_index(t, run.window_seconds))).size()
     return {
         "client": run.name,
         "requests": len(log),
