@@ -15,14 +15,13 @@ import pandas as pd
 import scipy.sparse as sp
 
 from lab.chunking import Chunk
-from lab.ingest.store import Hit, IndexStore
-from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.ingest.store import IndexStore
+from lab.vectors import LEAD, Hit, LsaVectorizer, TfidfVectorizer, WordAnalyzer
 
 __all__ = ["OfflineIndex", "ScoreBreakdown", "hits_frame", "refit_tfidf", "ask_index", "TFIDF_MODEL",
            "lsa_model_name", "LEAD"]
 
 TFIDF_MODEL = "tfidf"
-LEAD = "(lead)"  # how tables name the text before a page's first heading
 
 
 def lsa_model_name(components: int) -> str:

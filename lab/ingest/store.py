@@ -12,16 +12,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from lab.errors import LabError
+from lab.vectors.search import Hit, cosine_scores, top_k_rows
 
-__all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "Hit",
-           "CHUNK_FIELDS"]
+__all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS"]
 
 SCHEMA_VERSION = 1
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
@@ -88,16 +87,6 @@ class SchemaVersionError(StoreError):
 
 class ModelMismatchError(StoreError):
     """Vectors of one model or dimension were about to be mixed with another's."""
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One search result."""
-
-    score: float
-    id: str
-    title: str
-    section: str | None
 
 
 def _field(chunk: Any, name: str) -> Any:
@@ -258,14 +247,14 @@ class IndexStore:
         query_vector = np.asarray(query_vector, dtype=np.float32).ravel()
         self.require_model(model, int(query_vector.shape[0]))
         ids, matrix = self.vectors(model)
-        if not ids:
-            return []
-        scores = matrix @ query_vector
-        order = np.lexsort((np.arange(len(ids)), -scores))[:k]
-        meta = {row[0]: row[1:] for row in self._db.execute(
-            "SELECT id, title, section FROM chunks WHERE model = ?", (model,))}
-        hits = [Hit(round(float(scores[i]), 6), ids[i], *meta[ids[i]]) for i in order]
-        return [h for h in hits if min_score is None or h.score >= min_score]
+        # rounded so that float32 noise in the product neither orders nor filters hits
+        scores = np.round(cosine_scores(matrix, query_vector), 6)
+        return [self._hit(ids[row], score, model) for row, score in top_k_rows(scores, k, min_score=min_score)]
+
+    def _hit(self, chunk_id: str, score: float, model: str) -> Hit:
+        title, section, page_id = self._db.execute(
+            "SELECT title, section, page_id FROM chunks WHERE id = ? AND model = ?", (chunk_id, model)).fetchone()
+        return Hit(id=chunk_id, score=score, title=title, section=section, page_id=page_id)
 
     # ------------------------------------------------------------------ pages and sync state
 
