@@ -14,10 +14,10 @@ watermark exactly as they were, and running the sync again completes the work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -28,28 +28,15 @@ from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
                          publishable_filter, read_page)
+from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexStore
+from lab.vectors import WordAnalyzer
 
-__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync",
-           "TfidfModel", "DenseEmbedder", "cost_table"]
+__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync", "cost_table"]
 
 
 class GuardrailError(LabError, RuntimeError):
     """A reconciliation would delete more of the index than allowed; nothing was written."""
-
-
-class DenseEmbedder(Protocol):
-    """What the sync needs from a dense model (``lab.services.voyage.VoyageEmbedder`` is one)."""
-
-    name: str
-
-    def embed_documents(self, texts: Sequence[str]) -> Any: ...
-
-
-class TfidfModel(Protocol):
-    """The corpus-level model the sync refits whenever the chunks change."""
-
-    def fit_transform(self, texts: Sequence[str]) -> Any: ...
 
 
 @dataclass
@@ -60,9 +47,8 @@ class SyncConfig:
     title: str = KNOWLEDGE_BASE_TITLE
     publishable_property: str = PUBLISHABLE_PROPERTY
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
-    tfidf_model: str = "tfidf"
-    tfidf_factory: Callable[[], TfidfModel] | None = None
-    dense: DenseEmbedder | None = None
+    analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
+    dense: DenseEmbedder | None = None  # embeds only new and changed chunks
     max_delete_share: float = 0.5
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
@@ -94,15 +80,6 @@ class SyncReport:
                 "chunks_new": self.chunks_new, "chunks_updated": self.chunks_updated,
                 "chunks_unchanged": self.chunks_unchanged, "chunks_deleted": self.chunks_deleted,
                 "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
-
-
-def _default_tfidf() -> TfidfModel:
-    from lab.vectors import TfidfVectorizer
-    return TfidfVectorizer()
-
-
-def _dense_rows(matrix: Any) -> np.ndarray:
-    return np.asarray(matrix.toarray() if hasattr(matrix, "toarray") else matrix, dtype=np.float32)
 
 
 def _parse(stamp: str) -> datetime:
@@ -138,12 +115,20 @@ def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
     return chunk_pages(read, config.chunker).chunks
 
 
+def _refit(store: IndexStore, rows: list[dict[str, Any]], config: SyncConfig) -> None:
+    """Refit the corpus models on every chunk the index will hold, in id order (as ``stored_tfidf`` does)."""
+    if rows:
+        CorpusModels(analyzer=config.analyzer).fit([r["text"] for r in rows]).save(store, rows)
+    else:  # nothing left to fit on: the model goes with its last chunk
+        store.replace_model([], np.zeros((0, 1), dtype=np.float32), TFIDF_MODEL)
+
+
 def _write(store: IndexStore, config: SyncConfig, *, source_id: str, keep: list[dict[str, Any]],
            fresh: list[Chunk], embed: list[Chunk], delete_ids: set[str], remove_pages: set[str],
            pages: list[dict[str, str]], report: SyncReport, refit: bool) -> None:
     """Apply one run's changes in a single transaction (all of them, or none)."""
     texts_rows = keep + [c.to_dict() for c in fresh]
-    dense_vectors = config.dense.embed_documents([c.text for c in embed]).vectors if config.dense and embed else None
+    dense = DenseVectors.embed(config.dense, embed) if config.dense and embed else None  # before any write
     with store.transaction():
         store.set_meta(f"{config.source}.data_source_id", source_id)
         if remove_pages:
@@ -151,12 +136,9 @@ def _write(store: IndexStore, config: SyncConfig, *, source_id: str, keep: list[
         if delete_ids:
             store.delete_chunks(delete_ids)
         if refit:
-            rows = sorted(texts_rows, key=lambda r: r["id"])
-            factory = config.tfidf_factory or _default_tfidf
-            vectors = _dense_rows(factory().fit_transform([r["text"] for r in rows])) if rows else np.zeros((0, 1))
-            store.replace_model(rows, vectors, config.tfidf_model)
-        if dense_vectors is not None:
-            store.put_chunks(embed, dense_vectors, config.dense.name)
+            _refit(store, sorted(texts_rows, key=lambda r: r["id"]), config)
+        if dense is not None:
+            dense.save(store)
         store.put_pages(pages)
         store.set_watermark(config.source, report.watermark)
         store.add_sync_run(report.row(config.source))
@@ -228,8 +210,8 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
             "were retired. Nothing was written; run again with force=True if the deletion is intended.")
 
     new_watermark = max([watermark] + [p["last_edited_time"] for p in changed])
-    keep = [row for row in store.chunks(config.tfidf_model) if row["id"] not in (stale | removed_chunks)] \
-        if config.tfidf_model in store.models() else []
+    keep = [row for row in store.chunks(TFIDF_MODEL) if row["id"] not in (stale | removed_chunks)] \
+        if TFIDF_MODEL in store.models() else []
     fresh = new + updated + unchanged
     total = len(keep) + len(fresh)
     report = SyncReport("incremental", watermark, new_watermark, iso_minute(clock.datetime()),

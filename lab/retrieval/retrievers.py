@@ -20,8 +20,9 @@ from collections.abc import Callable
 import numpy as np
 
 from lab.retrieval.corpus import SearchCorpus
+from lab.ingest.models import CorpusModels
 from lab.ingest.store import IndexStore, ModelMismatchError
-from lab.vectors import BM25, LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
 from lab.vectors.search import Hit, cosine_scores, top_k_rows
 
@@ -97,8 +98,8 @@ class TfidfRetriever(RowScorer):
         self.analyzer = analyzer
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer)
-        self.matrix_ = self.vectorizer_.fit_transform(corpus.texts)
+        models = CorpusModels(analyzer=self.analyzer).fit(corpus.texts)
+        self.vectorizer_, self.matrix_ = models.tfidf_, models.matrix_
 
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         self._check_fitted("matrix_")
@@ -128,10 +129,9 @@ class LsaRetriever(RowScorer):
         self.random_state = random_state
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer)
-        tfidf = self.vectorizer_.fit_transform(corpus.texts)
-        self.lsa_ = LsaVectorizer(n_components=self.n_components, random_state=self.random_state)
-        self.matrix_ = self.lsa_.fit_transform(tfidf)
+        models = CorpusModels(analyzer=self.analyzer, lsa_components=self.n_components,
+                              random_state=self.random_state).fit(corpus.texts)
+        self.vectorizer_, self.lsa_, self.matrix_ = models.tfidf_, models.lsa_, models.lsa_matrix_
 
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         self._check_fitted("matrix_")
