@@ -88,7 +88,7 @@ class CorpusModels(Estimator):
         return self.lsa_.transform(tfidf)[0].astype(np.float32)
 
     def save(self, store: IndexStore, chunks: Sequence[Any]) -> None:
-        """Make every model's rows in ``store`` exactly ``chunks`` (the fitted texts, same order), in one transaction."""
+        """Make every model's rows in ``store`` exactly ``chunks`` (the fitted texts, in order), in one transaction."""
         self._check_fitted("names_")
         if len(chunks) != self.matrix_.shape[0]:
             raise ValueError(f"the models were fitted on {self.matrix_.shape[0]} texts; got {len(chunks)} chunks")

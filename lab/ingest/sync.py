@@ -26,8 +26,8 @@ from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
-from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
-                         publishable_filter, read_page)
+from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, page_title, publishable_pages,
+                                read_knowledge_base, read_pages)
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexStore
 from lab.vectors import WordAnalyzer
@@ -100,13 +100,6 @@ def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
     return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
 
 
-def _read(client: NotionClient, page: dict[str, Any], config: SyncConfig) -> PageRead:
-    read = read_page(client, page)
-    if config.on_page is not None:
-        config.on_page(read)
-    return read
-
-
 def _title(page: dict[str, Any]) -> str:
     return page_title(page)
 
@@ -148,15 +141,13 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     """Read every publishable page, chunk it, vectorise it and replace the index with the result."""
     config = config or SyncConfig()
     before = len(client.log)
-    source = ({"id": config.data_source_id} if config.data_source_id
-              else find_data_source(client, config.title))
-    rows = collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
-                                 filter=publishable_filter(config.publishable_property))
-    reads = [_read(client, page, config) for page in rows]
+    knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, config.data_source_id,
+                                         config.on_page)
+    reads = knowledge_base.pages
     read_at = clock.datetime().isoformat()
     chunks = _chunk(reads, config)
     previous = store.watermark(config.source)
-    watermark = max([previous or ""] + [p["last_edited_time"] for p in rows]) or (previous or "")
+    watermark = max([previous or ""] + [r.edited for r in reads]) or (previous or "")
     old_ids = set(store.chunk_ids())
     new_ids = {c.id for c in chunks}
     report = SyncReport("full", previous, watermark, iso_minute(clock.datetime()), len(client.log) - before,
@@ -164,7 +155,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                         len(old_ids - new_ids), len(chunks), sum(c.tokens for c in chunks))
     pages = [r.metadata() | {"read_at": read_at} for r in reads]
     remove = set(store.pages()) - {r.id for r in reads}
-    _write(store, config, source_id=source["id"], keep=[], fresh=chunks, embed=chunks,
+    _write(store, config, source_id=knowledge_base.data_source_id, keep=[], fresh=chunks, embed=chunks,
            delete_ids=old_ids - new_ids, remove_pages=remove, pages=pages, report=report, refit=True)
     return report
 
@@ -180,12 +171,11 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     before = len(client.log)
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
-    current = {p["id"]: p for p in collect_paginated_api(
-        client.data_sources.query, data_source_id=source_id, filter=publishable_filter(config.publishable_property))}
+    current = {p["id"]: p for p in publishable_pages(client, source_id, config.publishable_property)}
     indexed = store.pages()
     boundary = [p for p in changed if p["last_edited_time"] == watermark]
     to_read = [p for p in changed if p["id"] in current and _needs_reread(p, indexed.get(p["id"]))]
-    reads = [_read(client, p, config) for p in to_read]
+    reads = read_pages(client, to_read, on_page=config.on_page)
     read_at = clock.datetime().isoformat()
     fresh_all = _chunk(reads, config)
 
