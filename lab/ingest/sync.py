@@ -32,7 +32,7 @@ from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVec
 from lab.ingest.store import IndexStore
 from lab.vectors import WordAnalyzer
 
-__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync", "cost_table"]
+__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "cost_table"]
 
 
 class GuardrailError(LabError, RuntimeError):
@@ -54,7 +54,7 @@ class SyncConfig:
     on_page: Callable[[PageRead], None] | None = None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SyncReport:
     """What one run did: one row of the ``sync_runs`` table, plus the details behind it."""
 
@@ -100,10 +100,6 @@ def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
     return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
 
 
-def _title(page: dict[str, Any]) -> str:
-    return page_title(page)
-
-
 def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
     return chunk_pages(read, config.chunker).chunks
 
@@ -116,23 +112,32 @@ def _refit(store: IndexStore, rows: list[dict[str, Any]], config: SyncConfig) ->
         store.replace_model([], np.zeros((0, 1), dtype=np.float32), TFIDF_MODEL)
 
 
-def _write(store: IndexStore, config: SyncConfig, *, source_id: str, keep: list[dict[str, Any]],
-           fresh: list[Chunk], embed: list[Chunk], delete_ids: set[str], remove_pages: set[str],
-           pages: list[dict[str, str]], report: SyncReport, refit: bool) -> None:
+@dataclass(frozen=True, kw_only=True)
+class _Changes:
+    """What one run writes, worked out after every read and applied in one transaction."""
+
+    source_id: str
+    corpus: list[dict[str, Any]] | None  # every chunk the index will hold, if that set changed (refit on it)
+    embed: list[Chunk]  # new and changed chunks, for the dense model
+    delete_chunks: set[str]
+    remove_pages: set[str]
+    pages: list[dict[str, str]]  # the pages read, with when they were read
+
+
+def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
     """Apply one run's changes in a single transaction (all of them, or none)."""
-    texts_rows = keep + [c.to_dict() for c in fresh]
-    dense = DenseVectors.embed(config.dense, embed) if config.dense and embed else None  # before any write
-    with store.transaction():
-        store.set_meta(f"{config.source}.data_source_id", source_id)
-        if remove_pages:
-            store.delete_pages(remove_pages)
-        if delete_ids:
-            store.delete_chunks(delete_ids)
-        if refit:
-            _refit(store, sorted(texts_rows, key=lambda r: r["id"]), config)
+    dense = DenseVectors.embed(config.dense, changes.embed) if config.dense and changes.embed else None
+    with store.transaction():  # the embedding above is a network call: it happens before any write
+        store.set_meta(f"{config.source}.data_source_id", changes.source_id)
+        if changes.remove_pages:
+            store.delete_pages(changes.remove_pages)
+        if changes.delete_chunks:
+            store.delete_chunks(changes.delete_chunks)
+        if changes.corpus is not None:
+            _refit(store, sorted(changes.corpus, key=lambda row: row["id"]), config)
         if dense is not None:
             dense.save(store)
-        store.put_pages(pages)
+        store.put_pages(changes.pages)
         store.set_watermark(config.source, report.watermark)
         store.add_sync_run(report.row(config.source))
 
@@ -150,13 +155,16 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     watermark = max([previous or ""] + [r.edited for r in reads]) or (previous or "")
     old_ids = set(store.chunk_ids())
     new_ids = {c.id for c in chunks}
-    report = SyncReport("full", previous, watermark, iso_minute(clock.datetime()), len(client.log) - before,
-                        [r.title for r in reads], [], [], len(new_ids - old_ids), len(new_ids & old_ids), 0,
-                        len(old_ids - new_ids), len(chunks), sum(c.tokens for c in chunks))
-    pages = [r.metadata() | {"read_at": read_at} for r in reads]
-    remove = set(store.pages()) - {r.id for r in reads}
-    _write(store, config, source_id=knowledge_base.data_source_id, keep=[], fresh=chunks, embed=chunks,
-           delete_ids=old_ids - new_ids, remove_pages=remove, pages=pages, report=report, refit=True)
+    report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
+                        ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
+                        pages_reread=[r.title for r in reads], pages_removed=[], boundary_pages=[],
+                        chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids), chunks_unchanged=0,
+                        chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
+                        tokens_embedded=sum(c.tokens for c in chunks))
+    changes = _Changes(source_id=knowledge_base.data_source_id, corpus=[c.to_dict() for c in chunks], embed=chunks,
+                       delete_chunks=old_ids - new_ids, remove_pages=set(store.pages()) - {r.id for r in reads},
+                       pages=[r.metadata() | {"read_at": read_at} for r in reads])
+    _write(store, config, changes, report)
     return report
 
 
@@ -202,24 +210,20 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     new_watermark = max([watermark] + [p["last_edited_time"] for p in changed])
     keep = [row for row in store.chunks(TFIDF_MODEL) if row["id"] not in (stale | removed_chunks)] \
         if TFIDF_MODEL in store.models() else []
-    fresh = new + updated + unchanged
-    total = len(keep) + len(fresh)
-    report = SyncReport("incremental", watermark, new_watermark, iso_minute(clock.datetime()),
-                        len(client.log) - before, [r.title for r in reads],
-                        [indexed[p]["title"] for p in sorted(removed_pages)],
-                        [_title(p) for p in boundary], len(new), len(updated), len(unchanged), deleting, total,
-                        sum(c.tokens for c in new + updated))
+    corpus = keep + [c.to_dict() for c in new + updated + unchanged]
+    report = SyncReport(kind="incremental", watermark_before=watermark, watermark=new_watermark,
+                        ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
+                        pages_reread=[r.title for r in reads],
+                        pages_removed=[indexed[p]["title"] for p in sorted(removed_pages)],
+                        boundary_pages=[page_title(p) for p in boundary], chunks_new=len(new),
+                        chunks_updated=len(updated), chunks_unchanged=len(unchanged), chunks_deleted=deleting,
+                        chunks_total=len(corpus), tokens_embedded=sum(c.tokens for c in new + updated))
     corpus_changed = bool(new or updated or vanished or removed_chunks)
-    pages = [r.metadata() | {"read_at": read_at} for r in reads]
-    _write(store, config, source_id=source_id, keep=keep, fresh=fresh, embed=new + updated,
-           delete_ids=vanished, remove_pages=removed_pages, pages=pages, report=report, refit=corpus_changed)
+    changes = _Changes(source_id=source_id, corpus=corpus if corpus_changed else None, embed=new + updated,
+                       delete_chunks=vanished, remove_pages=removed_pages,
+                       pages=[r.metadata() | {"read_at": read_at} for r in reads])
+    _write(store, config, changes, report)
     return report
-
-
-def sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None,
-         force: bool = False) -> SyncReport:
-    """A full index the first time, an incremental sync afterwards."""
-    return incremental_sync(client, store, clock, config, force)
 
 
 def cost_table(runs: dict[str, tuple[int, int]], *, usd_per_million: float = 0.06, rate: float = 3.0,
