@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from lab.chunking.errors import MalformedPageError
+from lab.notion.pages import PageMetadata as PageInfo
 
 __all__ = ["Chunk", "fingerprint", "chunks_to_frame", "PageInfo", "page_info"]
 
@@ -57,16 +58,6 @@ CHUNK_COLUMNS = [f for f in Chunk.__dataclass_fields__]
 def chunks_to_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
     """One row per chunk, one column per field, in the order given (an empty list gives the columns)."""
     return pd.DataFrame([c.to_dict() for c in chunks], columns=CHUNK_COLUMNS)
-
-
-@dataclass(frozen=True)
-class PageInfo:
-    """The page fields a chunk carries: id, title, type and last edited time."""
-
-    id: str
-    title: str
-    type: str | None
-    edited: str | None
 
 
 def page_info(page: Mapping[str, Any]) -> PageInfo:

@@ -10,14 +10,15 @@ the incremental sync lists the publishable pages with the same :func:`publishabl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import pandas as pd
 
 from lab.client import NotionClient, collect_paginated_api, iterate_paginated_api, walk_blocks
-from lab.chunking.flatten import page_metadata
 from lab.client.traversal import WalkReport
+from lab.notion.pages import TYPE_PROPERTY, PageMetadata
 from lab.notion.richtext import plain_text
 
 __all__ = ["PageRead", "KnowledgeBaseRead", "find_data_source", "publishable_filter", "publishable_pages",
@@ -25,12 +26,11 @@ __all__ = ["PageRead", "KnowledgeBaseRead", "find_data_source", "publishable_fil
 
 KNOWLEDGE_BASE_TITLE = "Base de conocimiento"
 PUBLISHABLE_PROPERTY = "Publicable"
-TYPE_PROPERTY = "Tipo"
 
 
 def page_title(page: dict[str, Any]) -> str:
     """The plain text of a page's title property, whatever the property is called."""
-    return page_metadata(page)["title"]
+    return PageMetadata.from_page(page).title
 
 
 def page_property(page: dict[str, Any], name: str) -> Any:
@@ -50,26 +50,27 @@ class PageRead:
     page: dict[str, Any]
     blocks: list[tuple[int, dict[str, Any]]]
 
+    @cached_property
+    def info(self) -> PageMetadata:
+        """What every chunk of the page and the index carry (no type or url reads as ``""``)."""
+        info = PageMetadata.from_page(self.page, TYPE_PROPERTY)
+        return replace(info, type=info.type or "", url=info.url or "")
+
     @property
     def id(self) -> str:
-        return self.page["id"]
+        return self.info.id
 
     @property
     def title(self) -> str:
-        return page_title(self.page)
-
-    @property
-    def type(self) -> str:
-        return page_property(self.page, TYPE_PROPERTY) or ""
+        return self.info.title
 
     @property
     def edited(self) -> str:
-        return self.page["last_edited_time"]
+        return self.info.edited
 
-    def metadata(self) -> dict[str, str]:
-        """What every chunk of the page carries: id, title, type, edited time, url."""
-        meta = page_metadata(self.page, TYPE_PROPERTY)
-        return meta | {"type": meta["type"] or "", "url": meta["url"] or ""}
+    def metadata(self) -> dict[str, Any]:
+        """:attr:`info` as the page description a chunker takes."""
+        return self.info.to_dict()
 
 
 @dataclass

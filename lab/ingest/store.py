@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from lab.errors import LabError
+from lab.notion.pages import PageMetadata
 from lab.vectors.search import Hit, cosine_scores, top_k_rows
 
 __all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS"]
@@ -258,11 +259,11 @@ class IndexStore:
 
     # ------------------------------------------------------------------ pages and sync state
 
-    def put_pages(self, pages: Iterable[Mapping[str, str]]) -> None:
+    def put_pages(self, pages: Iterable[PageMetadata], read_at: str = "") -> None:
+        """Insert or replace these pages, all read at ``read_at`` (ISO time; a missing type or url reads ``""``)."""
         with self.transaction():
             self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?)",
-                                 [(p["id"], p["title"], p["type"], p["edited"], p.get("url", ""),
-                                   p.get("read_at", "")) for p in pages])
+                                 [(p.id, p.title, p.type or "", p.edited, p.url or "", read_at) for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -273,11 +274,14 @@ class IndexStore:
             self._db.executemany("DELETE FROM pages WHERE page_id = ?", [(p,) for p in page_ids])
             return before - self.count_chunks()
 
-    def pages(self) -> dict[str, dict[str, str]]:
-        """Pages the index holds: id -> title, type, edited (last_edited_time when read), url, read_at."""
-        rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at FROM pages ORDER BY page_id")
-        return {r[0]: {"id": r[0], "title": r[1], "type": r[2], "edited": r[3], "url": r[4], "read_at": r[5]}
-                for r in rows}
+    def pages(self) -> dict[str, PageMetadata]:
+        """Pages the index holds, by id, as they were when read (``edited`` is their last_edited_time then)."""
+        rows = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id")
+        return {r[0]: PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]) for r in rows}
+
+    def read_times(self) -> dict[str, str]:
+        """When each page the index holds was read (ISO time; ``""`` if not recorded)."""
+        return dict(self._db.execute("SELECT page_id, read_at FROM pages ORDER BY page_id"))
 
     def get_meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

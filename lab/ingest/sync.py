@@ -30,6 +30,7 @@ from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, Page
                                 read_knowledge_base, read_pages)
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexStore
+from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
 
 __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "cost_table"]
@@ -86,16 +87,13 @@ def _parse(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
+def _needs_reread(page: dict[str, Any], known: PageMetadata | None, read_at: str) -> bool:
     """Re-read unless we hold this exact version and read it after its last-edit minute had closed.
 
     ``last_edited_time`` has minute precision: if we read a page during the minute it was
     stamped, a later edit in that same minute keeps the stamp, so only a re-read can see it.
     """
-    if known is None or known["edited"] != page["last_edited_time"]:
-        return True
-    read_at = known.get("read_at") or ""
-    if not read_at:
+    if known is None or known.edited != page["last_edited_time"] or not read_at:
         return True
     return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
 
@@ -121,7 +119,8 @@ class _Changes:
     embed: list[Chunk]  # new and changed chunks, for the dense model
     delete_chunks: set[str]
     remove_pages: set[str]
-    pages: list[dict[str, str]]  # the pages read, with when they were read
+    pages: list[PageMetadata]  # the pages read
+    read_at: str  # when they were read
 
 
 def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
@@ -137,7 +136,7 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
             _refit(store, sorted(changes.corpus, key=lambda row: row["id"]), config)
         if dense is not None:
             dense.save(store)
-        store.put_pages(changes.pages)
+        store.put_pages(changes.pages, changes.read_at)
         store.set_watermark(config.source, report.watermark)
         store.add_sync_run(report.row(config.source))
 
@@ -163,7 +162,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                         tokens_embedded=sum(c.tokens for c in chunks))
     changes = _Changes(source_id=knowledge_base.data_source_id, corpus=[c.to_dict() for c in chunks], embed=chunks,
                        delete_chunks=old_ids - new_ids, remove_pages=set(store.pages()) - {r.id for r in reads},
-                       pages=[r.metadata() | {"read_at": read_at} for r in reads])
+                       pages=[r.info for r in reads], read_at=read_at)
     _write(store, config, changes, report)
     return report
 
@@ -180,9 +179,10 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
     current = {p["id"]: p for p in publishable_pages(client, source_id, config.publishable_property)}
-    indexed = store.pages()
+    indexed, read_times = store.pages(), store.read_times()
     boundary = [p for p in changed if p["last_edited_time"] == watermark]
-    to_read = [p for p in changed if p["id"] in current and _needs_reread(p, indexed.get(p["id"]))]
+    to_read = [p for p in changed
+               if p["id"] in current and _needs_reread(p, indexed.get(p["id"]), read_times.get(p["id"], ""))]
     reads = read_pages(client, to_read, on_page=config.on_page)
     read_at = clock.datetime().isoformat()
     fresh_all = _chunk(reads, config)
@@ -214,14 +214,14 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     report = SyncReport(kind="incremental", watermark_before=watermark, watermark=new_watermark,
                         ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                         pages_reread=[r.title for r in reads],
-                        pages_removed=[indexed[p]["title"] for p in sorted(removed_pages)],
+                        pages_removed=[indexed[p].title for p in sorted(removed_pages)],
                         boundary_pages=[page_title(p) for p in boundary], chunks_new=len(new),
                         chunks_updated=len(updated), chunks_unchanged=len(unchanged), chunks_deleted=deleting,
                         chunks_total=len(corpus), tokens_embedded=sum(c.tokens for c in new + updated))
     corpus_changed = bool(new or updated or vanished or removed_chunks)
     changes = _Changes(source_id=source_id, corpus=corpus if corpus_changed else None, embed=new + updated,
                        delete_chunks=vanished, remove_pages=removed_pages,
-                       pages=[r.metadata() | {"read_at": read_at} for r in reads])
+                       pages=[r.info for r in reads], read_at=read_at)
     _write(store, config, changes, report)
     return report
 
