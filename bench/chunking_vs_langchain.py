@@ -34,6 +34,7 @@ from langchain_text_splitters.base import Tokenizer, split_text_on_tokens
 from lab.chunking import (
     TOKEN_PATTERN, Document, FlatDocument, MarkdownHeaderChunker, SectionTokenChunker, count_tokens, flatten_blocks,
 )
+from lab.notion import PageMetadata
 
 __all__ = ["generate_corpus", "GeneratedCorpus", "main"]
 
@@ -146,8 +147,8 @@ def generate_corpus(target_bytes: int = FULL_BYTES, seed: int = SEED) -> Generat
     while total < target_bytes:
         title, path, text, blocks = _page(writer, index)
         markdown.append((path, text))
-        page = {"id": f"page-{index:05d}", "title": title, "type": path.split("/")[0],
-                "edited": "2026-03-01T10:00:00.000Z"}
+        page = PageMetadata(id=f"page-{index:05d}", title=title, type=path.split("/")[0],
+                            edited="2026-03-01T10:00:00.000Z")
         flat.append((flatten_blocks(blocks), page))
         total += len(text.encode("utf-8"))
         index += 1

@@ -8,6 +8,7 @@ from lab.chunking import (
     ChunkerParameterError, ChunkingError, Document, MarkdownHeaderChunker, Note, ParagraphChunker,
     SectionTokenChunker, WordWindowChunker, flatten_blocks,
 )
+from lab.notion import PageMetadata
 from notion_blocks import Blocks, traverse
 
 MARKDOWN = """<!-- url: /guides/quickstart | version: 2.3 -->
@@ -19,7 +20,7 @@ Shiftloom plans shifts.
 
 Run the installer. Then sign in.
 """
-PAGE = {"id": "p1", "title": "Política de cancelaciones", "type": "politica", "edited": "2026-03-20T17:42:00.000Z"}
+PAGE = PageMetadata(id="p1", title="Política de cancelaciones", type="politica", edited="2026-03-20T17:42:00.000Z")
 NOTES = [("n1", "uno dos tres"), ("n2", "cuatro  cinco"), ("n3", "seis")]
 
 
@@ -90,9 +91,9 @@ def test_any_other_document_is_one_note_so_its_word_windows_never_mix_sources() 
 
 def test_a_notion_page_carries_its_description_to_every_chunk() -> None:
     page = DOCUMENTS["notion page"]
-    assert (page.id, page.title, page.type, page.edited) == (PAGE["id"], PAGE["title"], PAGE["type"], PAGE["edited"])
+    assert (page.id, page.title, page.type, page.edited) == (PAGE.id, PAGE.title, PAGE.type, PAGE.edited)
     assert {(c.page_id, c.title, c.type, c.edited) for c in SectionTokenChunker().split(page)} == {
-        (PAGE["id"], PAGE["title"], PAGE["type"], PAGE["edited"])}
+        (PAGE.id, PAGE.title, PAGE.type, PAGE.edited)}
 
 
 def test_a_markdown_file_is_read_once_with_its_publication_metadata() -> None:

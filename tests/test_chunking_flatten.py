@@ -7,7 +7,7 @@ from hypothesis import given, settings
 
 from chunking_strategies import block_stream
 from lab.chunking import (
-    MARKERS_EN, FlatDocument, MalformedBlockError, MalformedPageError, flatten_blocks, page_metadata,
+    MARKERS_EN, FlatDocument, MalformedBlockError, flatten_blocks,
 )
 from notion_blocks import Blocks, page_object, run, traverse
 
@@ -247,19 +247,6 @@ def test_body_tokens_count_the_section_bodies_only() -> None:
     b = Blocks()
     flat = flat_of(b.heading(2, "Título largo del encabezado"), b.paragraph("Dos tokens"))
     assert flat.body_tokens == 2
-
-
-def test_page_metadata_reads_title_type_edit_time_and_url() -> None:
-    meta = page_metadata(page_object(title="Política de cancelaciones", page_type="politica"))
-    assert meta == {"id": "1a2b3c4d-0000-4000-8000-000000000001", "title": "Política de cancelaciones",
-                    "type": "politica", "edited": "2026-03-20T17:42:00.000Z",
-                    "url": "https://www.notion.so/1a2b3c4d000040008000000000000001"}
-    assert page_metadata(page_object(page_type=None))["type"] is None
-
-
-def test_page_metadata_refuses_objects_that_are_not_pages() -> None:
-    with pytest.raises(MalformedPageError, match="expected a Notion page object"):
-        page_metadata({"object": "block", "id": "x"})
 
 
 @settings(max_examples=80, deadline=None)

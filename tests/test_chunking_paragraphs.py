@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from chunking_strategies import block_stream, paragraph
 from lab.chunking import ChunkerParameterError, Document, ParagraphChunker, flatten_blocks
+from lab.notion import PageMetadata
 from notion_blocks import Blocks, traverse
 
-PAGE = {"id": "p7", "title": "Preguntas frecuentes: conservación", "type": "faq", "edited": "2026-04-08T13:55:00.000Z"}
+PAGE = PageMetadata(id="p7", title="Preguntas frecuentes: conservación", type="faq", edited="2026-04-08T13:55:00.000Z")
 
 
 def flat_page(*nodes):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 
 import pytest
@@ -11,11 +13,12 @@ from hypothesis import strategies as st
 from chunking_strategies import block_stream
 from lab.chunking import (
     ChunkerParameterError, Document, MalformedPageError, SectionTokenChunker, chunks_to_frame, count_tokens,
-    flatten_blocks, page_metadata, token_spans,
+    flatten_blocks, token_spans,
 )
+from lab.notion import PageMetadata
 from notion_blocks import Blocks, page_object, traverse
 
-PAGE = {"id": "p1", "title": "Política de cancelaciones", "type": "politica", "edited": "2026-03-20T17:42:00.000Z"}
+PAGE = PageMetadata(id="p1", title="Política de cancelaciones", type="politica", edited="2026-03-20T17:42:00.000Z")
 
 
 def words(n: int, stem: str = "palabra") -> str:
@@ -101,7 +104,7 @@ def test_ids_do_not_depend_on_other_pages() -> None:
     chunker = SectionTokenChunker(max_tokens=10, overlap=3)
     page_a = flat_page(b.heading(2, "Horario"), b.paragraph(words(25)))
     alone = [c.id for c in chunker.split(document(page_a))]
-    chunker.split(document(flat_page(b.heading(2, "Horario"), b.paragraph(words(90))), {**PAGE, "id": "p2"}))
+    chunker.split(document(flat_page(b.heading(2, "Horario"), b.paragraph(words(90))), dataclasses.replace(PAGE, id="p2")))
     assert [c.id for c in chunker.split(document(page_a))] == alone
 
 
@@ -124,16 +127,18 @@ def test_bodies_keep_the_page_whitespace_and_code_indentation() -> None:
     assert chunk.body == f"```python\n{code}\n```\nPregunta: ¿Y luego?\n  Se  paga."
 
 
-def test_the_page_can_be_described_by_page_metadata() -> None:
+def test_the_page_is_described_by_its_page_metadata() -> None:
     b = Blocks()
-    page = page_metadata(page_object(title="Ficha: Rol de canela"))
+    page = PageMetadata.from_page(page_object(title="Ficha: Rol de canela"))
     chunk, = SectionTokenChunker().split(document(flat_page(b.paragraph("Hola")), page))
     assert chunk.title == "Ficha: Rol de canela" and chunk.type == "ficha"
 
 
 def test_a_page_description_without_id_or_title_is_refused() -> None:
-    with pytest.raises(MalformedPageError, match="'id' and 'title'"):
+    with pytest.raises(MalformedPageError, match="expected the page's PageMetadata"):
         document(flat_page(Blocks().paragraph("x")), {"title": "Sin id"})
+    with pytest.raises(MalformedPageError, match="has no id"):
+        document(flat_page(Blocks().paragraph("x")), PageMetadata(id="", title="Sin id"))
 
 
 def test_chunks_convert_to_dicts_and_a_frame_with_one_column_per_field() -> None:

@@ -13,7 +13,6 @@ from lab.retrieval.evaluation import source_units
 from lab.retrieval import (
     RRF,
     BM25Retriever,
-    Hit,
     LsaRetriever,
     SearchCorpus,
     StoredVectorRetriever,
@@ -23,9 +22,8 @@ from lab.retrieval import (
 )
 from lab.course.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
-from lab.ingest.store import Hit as StoreHit
 from lab.ingest.store import IndexStore, ModelMismatchError
-from lab.vectors import BM25, CJKBigramAnalyzer, NotFittedError, WordAnalyzer
+from lab.vectors import BM25, CJKBigramAnalyzer, Hit, NotFittedError, WordAnalyzer
 
 ENGLISH = WordAnalyzer(stop_words="en")
 STAFF, MANAGERS = "staff", "managers"
@@ -327,4 +325,5 @@ def test_a_corpus_read_from_the_store_follows_its_id_order_and_hits_are_store_hi
     assert list(from_store.ids) == sorted(c["id"] for c in CHUNKS)
     assert from_store.audiences[from_store.ids.index("pay:approval:00")] == MANAGERS
     hit = stored.fit(from_store).search(QUERY, k=1, audience=STAFF)[0]
-    assert isinstance(hit, StoreHit) and AUDIENCES[hit.page_id] == STAFF
+    assert isinstance(hit, Hit) and AUDIENCES[hit.page_id] == STAFF
+    assert stored.store.search(stored.encode(QUERY), "lsa-4", k=6)[0].page_id == "pay"  # the store's hits name pages too

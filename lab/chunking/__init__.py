@@ -19,7 +19,7 @@ from lab.chunking.corpus import ChunkedCorpus, chunk_pages
 from lab.chunking.document import SOURCE_SEPARATOR, Document, MarkdownFile, Note
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
-    MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks, page_metadata,
+    MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks,
     rich_text_plain,
 )
 from lab.chunking.markdown import MarkdownHeaderChunker
@@ -34,7 +34,7 @@ from lab.chunking.word_windows import WordWindowChunker
 __all__ = [
     "TOKEN_PATTERN", "count_tokens", "token_spans",
     "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
-    "flatten_blocks", "page_metadata", "rich_text_plain",
+    "flatten_blocks", "rich_text_plain",
     "Document", "Note", "MarkdownFile", "SOURCE_SEPARATOR",
     "Chunk", "chunks_to_frame", "fingerprint",
     "Chunker", "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",

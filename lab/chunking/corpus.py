@@ -49,7 +49,7 @@ def chunk_pages(pages: Iterable[PageLike], chunker: Chunker | None = None,
     chunks: list[Chunk] = []
     documents: dict[str, Document] = {}
     for page in pages:
-        document = Document.from_notion_page(flatten_blocks(page.blocks, markers=markers), page.metadata())
+        document = Document.from_notion_page(flatten_blocks(page.blocks, markers=markers), page.info)
         documents[document.id] = document
         chunks += chunker.split(document)
     return ChunkedCorpus(chunks, documents)

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.chunking.errors import ChunkingError, MalformedPageError
+from lab.chunking.errors import ChunkingError
+from lab.notion.pages import MalformedPageError, PageMetadata
 from lab.chunking.flatten import FlatDocument
 from lab.chunking.markdown_outline import MarkdownOutline, Publication, parse_outline, publication_for
 
@@ -69,21 +70,19 @@ class Document:
             object.__setattr__(self, "notes", (Note(self.id, 0, len(self.text)),))
 
     @classmethod
-    def from_notion_page(cls, flat: FlatDocument, page: Mapping[str, Any]) -> Document:
-        """A flattened page (``flatten_blocks(blocks)``) described by ``page``: its ``id`` and
-        ``title`` (required), ``type`` and ``edited`` (as :func:`page_metadata` gives them)."""
+    def from_notion_page(cls, flat: FlatDocument, page: PageMetadata) -> Document:
+        """A flattened page (``flatten_blocks(blocks)``) and its metadata
+        (``PageMetadata.from_page(page_object)``, or a read page's ``info``)."""
         if not isinstance(flat, FlatDocument):
             raise ChunkingError(f"expected the flattened page, got {type(flat).__name__}; "
                                 "pass flatten_blocks(blocks) for the page's (depth, block) traversal")
+        if not isinstance(page, PageMetadata):
+            raise MalformedPageError(f"expected the page's PageMetadata, got {type(page).__name__}; "
+                                     "pass PageMetadata.from_page(page_object) or a read page's .info")
         # An untitled Notion page has an empty title, which is fine; an empty id is not.
-        missing = [key for key, value in (("id", page.get("id") or None), ("title", page.get("title")))
-                   if value is None]
-        if missing:
-            raise MalformedPageError(
-                f"the page description lacks {missing}; pass a dict with at least 'id' and 'title' "
-                "(and 'type', 'edited'), for example page_metadata(page_object)")
-        return cls(id=str(page["id"]), text=flat.text, title=str(page["title"]), type=page.get("type"),
-                   edited=page.get("edited"), flat=flat)
+        if not page.id:
+            raise MalformedPageError("the page's metadata has no id; read it with PageMetadata.from_page")
+        return cls(id=str(page.id), text=flat.text, title=page.title, type=page.type, edited=page.edited, flat=flat)
 
     @classmethod
     def from_markdown(cls, text: str, path: str) -> Document:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lab.errors import LabError
+from lab.notion.pages import MalformedPageError
 
 __all__ = ["ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError"]
 
@@ -13,10 +14,6 @@ class ChunkingError(LabError, ValueError):
 
 class MalformedBlockError(ChunkingError):
     """A block stream is not shaped like the client's ``(depth, block)`` traversal."""
-
-
-class MalformedPageError(ChunkingError):
-    """A page object or page description lacks a field the chunk records need."""
 
 
 class ChunkerParameterError(ChunkingError):

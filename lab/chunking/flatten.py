@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from lab.chunking.errors import MalformedBlockError, MalformedPageError
+from lab.chunking.errors import MalformedBlockError
 from lab.chunking.tokens import count_tokens
 from lab.notion.richtext import plain_text as rich_text_plain
 
 __all__ = [
     "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatLine", "Section", "SkippedBlock", "FlatDocument",
-    "flatten_blocks", "page_metadata", "rich_text_plain",
+    "flatten_blocks", "rich_text_plain",
 ]
 
 
@@ -374,27 +374,3 @@ def flatten_blocks(blocks: Iterable[tuple[int, Mapping[str, Any]]], markers: Mar
     for depth, block in blocks:
         flattener.add(depth, block)
     return flattener.finish()
-
-
-def page_metadata(page_object: Mapping[str, Any], type_property: str = "Tipo") -> dict[str, Any]:
-    """``id``, ``title``, ``type``, ``edited`` and ``url`` of a Notion page object.
-
-    The title comes from the property of type ``title`` (whatever its name); the type from
-    the select property named ``type_property`` (``None`` when absent or empty).
-    """
-    properties = page_object.get("properties")
-    if page_object.get("object") != "page" or not isinstance(properties, Mapping):
-        raise MalformedPageError(
-            f"expected a Notion page object (object='page' with 'properties'), got object="
-            f"{page_object.get('object')!r}; pass what GET /v1/pages/{{id}} or a query returns")
-    title = next((rich_text_plain(p.get("title")) for p in properties.values()
-                  if isinstance(p, Mapping) and p.get("type") == "title"), "")
-    kind = properties.get(type_property)
-    selected = kind.get("select") if isinstance(kind, Mapping) and kind.get("type") == "select" else None
-    return {
-        "id": page_object.get("id"),
-        "title": title,
-        "type": selected.get("name") if isinstance(selected, Mapping) else None,
-        "edited": page_object.get("last_edited_time"),
-        "url": page_object.get("url"),
-    }

@@ -7,11 +7,11 @@ second), or a client that spends the connection's window budget in the least pos
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from typing import Protocol
 
 from lab.notion.api import PLANS
+from lab.notion.windows import window_index
 
 __all__ = ["Pacer", "NoPacing", "FixedRate", "BudgetAware"]
 
@@ -107,7 +107,7 @@ class BudgetAware:
         return cls(budget=PLANS[plan], **kwargs)
 
     def _window_of(self, t: float) -> int:
-        return math.floor((t - self.origin) / self.window_seconds + 1e-12)
+        return window_index(t, self.window_seconds, self.origin)
 
     def delay(self, now: float) -> float:
         wait = 0.0

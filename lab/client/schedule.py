@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
+
+from lab.notion.windows import window_index
 
 __all__ = ["minimum_duration"]
 
@@ -17,9 +18,9 @@ def minimum_duration(latencies: Sequence[float], budget: int, window_seconds: fl
     spent, waiting for the next one is optimal, so this greedy schedule is the minimum.
     """
     t = start
-    window, count = math.floor(start / window_seconds), 0
+    window, count = window_index(start, window_seconds), 0
     for latency in latencies:
-        current = math.floor(t / window_seconds + 1e-12)
+        current = window_index(t, window_seconds)
         if current != window:
             window, count = current, 0
         if count >= budget:

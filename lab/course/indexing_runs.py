@@ -12,10 +12,11 @@ from typing import Any
 
 import pandas as pd
 
-from lab.client import NotionClient, Pacer, RetryPolicy, collect_paginated_api
+from lab.client import NotionClient, Pacer, RetryPolicy
 from lab.client.schedule import minimum_duration
+from lab.notion import window_index
 from lab.simulator import LimitsConfig, in_process_session
-from lab.ingest.reading import KnowledgeBaseRead, find_data_source, publishable_filter, read_knowledge_base
+from lab.ingest.reading import KnowledgeBaseRead, find_data_source, publishable_pages, read_knowledge_base
 from lab.simulator.timeline import run_together
 from lab.simulator.workspaces import BATCH_INTEGRATION as BATCH_JOB
 from lab.simulator.workspaces import KB_INTEGRATION as INDEXER
@@ -61,7 +62,7 @@ def summarise_run(run: IndexerRun) -> dict[str, Any]:
     """
     log = run.log
     counted = log[log["reason"] != "connection"]  # what the server counts against the window
-    per_window = counted.groupby((counted["t"] // run.window_seconds).astype(int)).size()
+    per_window = counted.groupby(counted["t"].map(lambda t: window_index(t, run.window_seconds))).size()
     return {
         "client": run.name,
         "requests": len(log),
@@ -105,20 +106,13 @@ def run_contention(indexer_pacer: Pacer, batch_pacer: Pacer, passes: int = 1, ba
     def batch(session, clock) -> pd.DataFrame:
         client = NotionClient(sim.token_for(BATCH_JOB), session=session, clock=clock, pacer=batch_pacer,
                               retry=RetryPolicy(max_attempts=20, seed=seed + 1))
-        rows = read_knowledge_base_ids(client)
+        rows = [page["id"] for page in publishable_pages(client, find_data_source(client)["id"])]
         for i in range(batch_requests):
             client.pages.retrieve(rows[i % len(rows)])
         return client.log.frame()
 
     indexer_log, batch_log = run_together(sim, [indexer, batch])
     return ContentionResult(indexer_log, batch_log, sim.served_frame())
-
-
-def read_knowledge_base_ids(client: NotionClient) -> list[str]:
-    """The ids of the publishable pages (one search and one query)."""
-    source = find_data_source(client)
-    return [p["id"] for p in collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
-                                                   filter=publishable_filter())]
 
 
 def schedule_comparison(run: IndexerRun, rate: float = 3.0) -> dict[str, Any]:

@@ -71,7 +71,7 @@ def _rewritten_sentence() -> dict:
             del runs[1:]
 
     def fingerprints(blocks: list) -> dict[str, str]:
-        document = Document.from_notion_page(flatten_blocks(blocks), page.metadata())
+        document = Document.from_notion_page(flatten_blocks(blocks), page.info)
         return {c.id: c.fingerprint for c in chunker.split(document)}
 
     before, after = fingerprints(page.blocks), fingerprints(edited)

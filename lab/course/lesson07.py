@@ -18,12 +18,12 @@ from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
 from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
-from lab.retrieval import BM25Retriever, Hit, Retriever, SearchCorpus, TfidfRetriever
+from lab.retrieval import BM25Retriever, Retriever, SearchCorpus, TfidfRetriever
 from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
-                            recall_at_k, reciprocal_rank, source_units)
+                                      recall_at_k, reciprocal_rank, source_units)
 from lab.retrieval.labelled_sets import bakery_questions
+from lab.vectors import Hit, WordAnalyzer
 from lab.simulator.workspaces import bakery_workspace
-from lab.vectors import WordAnalyzer
 
 __all__ = ["SEED", "threshold_table", "top_hits_table", "audience_filter_table", "analyzer_table", "exercise", "key_figures"]
 

@@ -4,11 +4,13 @@ fit the models over them, and keep the index in sync, transactionally.
 >>> from lab.ingest import IndexStore, full_index, incremental_sync
 """
 
-from lab.ingest.indexing import TFIDF_MODEL, OfflineIndex, ask_index
+from lab.ingest.indexing import OfflineIndex, ask_index
+from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseVectors, lsa_model_name, stored_tfidf
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.store import IndexStore, ModelMismatchError, SchemaVersionError, StoreError
 from lab.ingest.sync import GuardrailError, SyncConfig, SyncReport, cost_table, full_index, incremental_sync
 
-__all__ = ["TFIDF_MODEL", "OfflineIndex", "ask_index", "find_data_source", "page_title", "read_knowledge_base",
-           "request_breakdown", "IndexStore", "ModelMismatchError", "SchemaVersionError", "StoreError",
-           "GuardrailError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync"]
+__all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "stored_tfidf", "OfflineIndex",
+           "ask_index", "find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "IndexStore",
+           "ModelMismatchError", "SchemaVersionError", "StoreError", "GuardrailError", "SyncConfig", "SyncReport",
+           "cost_table", "full_index", "incremental_sync"]

@@ -1,8 +1,9 @@
 """Chunks to vectors to the SQLite index, and questions back: the offline half of lesson 05.
 
-:class:`OfflineIndex` fits TF-IDF (and LSA on top of it) over a set of chunks, writes both
-models' vectors to an :class:`~lab.ingest.store.IndexStore`, and answers questions by cosine
-similarity against what is stored, so a lesson can show every step with one object.
+:class:`OfflineIndex` fits TF-IDF and LSA over a set of chunks (with
+:class:`~lab.ingest.models.CorpusModels`, as the sync does), writes both models' vectors to an
+:class:`~lab.ingest.store.IndexStore`, and answers questions by cosine similarity against what
+is stored, so a lesson can show every step with one object.
 """
 
 from __future__ import annotations
@@ -15,18 +16,11 @@ import pandas as pd
 import scipy.sparse as sp
 
 from lab.chunking import Chunk
-from lab.ingest.store import Hit, IndexStore
-from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.ingest.models import TFIDF_MODEL, CorpusModels, stored_tfidf
+from lab.ingest.store import IndexStore
+from lab.vectors import LEAD, Hit, LsaVectorizer, TfidfVectorizer, WordAnalyzer
 
-__all__ = ["OfflineIndex", "ScoreBreakdown", "hits_frame", "refit_tfidf", "ask_index", "TFIDF_MODEL",
-           "lsa_model_name", "LEAD"]
-
-TFIDF_MODEL = "tfidf"
-LEAD = "(lead)"  # how tables name the text before a page's first heading
-
-
-def lsa_model_name(components: int) -> str:
-    return f"lsa-{components}"
+__all__ = ["OfflineIndex", "ScoreBreakdown", "hits_frame", "ask_index"]
 
 
 def hits_frame(question: str, hits: Sequence[Hit], model: str) -> pd.DataFrame:
@@ -75,12 +69,13 @@ class OfflineIndex:
     random_state: int = 0
 
     def __post_init__(self) -> None:
-        texts = [c.text for c in self.chunks]
-        self.tfidf = TfidfVectorizer(analyzer=self.analyzer)
-        self.matrix: sp.csr_matrix = self.tfidf.fit_transform(texts)
-        self.lsa = LsaVectorizer(n_components=self.lsa_components, random_state=self.random_state)
-        self.lsa_matrix: np.ndarray = self.lsa.fit_transform(self.matrix)
-        self.lsa_name = lsa_model_name(self.lsa_matrix.shape[1])
+        self.models = CorpusModels(analyzer=self.analyzer, lsa_components=self.lsa_components,
+                                   random_state=self.random_state).fit([c.text for c in self.chunks])
+        self.tfidf: TfidfVectorizer = self.models.tfidf_
+        self.matrix: sp.csr_matrix = self.models.matrix_
+        self.lsa: LsaVectorizer = self.models.lsa_
+        self.lsa_matrix: np.ndarray = self.models.lsa_matrix_
+        self.lsa_name: str = self.models.names_[1]
 
     def metadata(self) -> pd.DataFrame:
         """One row per chunk, in matrix row order: id, title, type, section."""
@@ -89,18 +84,11 @@ class OfflineIndex:
 
     def save(self, store: IndexStore) -> None:
         """Write both models' vectors (float32) for every chunk, replacing what the models held."""
-        with store.transaction():
-            store.replace_model(self.chunks, self.matrix.toarray(), TFIDF_MODEL)
-            store.replace_model(self.chunks, self.lsa_matrix, self.lsa_name)
+        self.models.save(store, self.chunks)
 
     def query_vector(self, question: str, model: str = TFIDF_MODEL) -> np.ndarray:
         """The question as a vector of ``model`` (rows are L2-normalised, so dot = cosine)."""
-        tfidf = self.tfidf.transform([question])
-        if model == TFIDF_MODEL:
-            return tfidf.toarray()[0].astype(np.float32)
-        if model == self.lsa_name:
-            return self.lsa.transform(tfidf)[0].astype(np.float32)
-        raise ValueError(f"unknown model {model!r}; this index has {TFIDF_MODEL!r} and {self.lsa_name!r}")
+        return self.models.query_vector(question, model)
 
     def term_chunks(self, question: str) -> dict[str, int]:
         """How many chunks contain each word of ``question`` the vocabulary knows, in question order.
@@ -135,18 +123,8 @@ class OfflineIndex:
         return hits_frame(question, hits, model)
 
 
-def refit_tfidf(store: IndexStore, model: str = TFIDF_MODEL,
-                analyzer: Callable[[str], list[str]] = WordAnalyzer()) -> TfidfVectorizer:
-    """The vectoriser behind a stored TF-IDF model, refitted on the stored texts in id order.
-
-    The sync fits TF-IDF on the chunk texts sorted by id, so the same texts give the same
-    vocabulary and idf here: refitting is cheaper than storing the vocabulary, and exact.
-    """
-    return TfidfVectorizer(analyzer=analyzer).fit([row["text"] for row in store.chunks(model)])
-
-
-def ask_index(store: IndexStore, question: str, k: int = 3, model: str = TFIDF_MODEL,
+def ask_index(store: IndexStore, question: str, k: int = 3,
               analyzer: Callable[[str], list[str]] = WordAnalyzer()) -> pd.DataFrame:
     """Top-k chunks of a synced index for a question (TF-IDF, searched in SQLite)."""
-    vector = refit_tfidf(store, model, analyzer).transform([question]).toarray()[0].astype(np.float32)
-    return hits_frame(question, store.search(vector, model, k=k), model)
+    vector = stored_tfidf(store, analyzer).query_vector(question)
+    return hits_frame(question, store.search(vector, TFIDF_MODEL, k=k), TFIDF_MODEL)

@@ -2,32 +2,35 @@
 
 Three endpoints do it, as in the source lesson: ``search`` for the data source, one
 ``data_sources.query`` filtered on the publishable checkbox, and ``blocks.children.list`` for
-every page and for every block with children (toggles, columns, tables, synced blocks).
+every page and for every block with children (toggles, columns, tables, synced blocks). The
+lessons, the full index and the command line all read through :func:`read_knowledge_base`;
+the incremental sync lists the publishable pages with the same :func:`publishable_pages`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import pandas as pd
 
-from lab.client import NotionClient, iterate_paginated_api, walk_blocks
-from lab.chunking.flatten import page_metadata
+from lab.client import NotionClient, collect_paginated_api, iterate_paginated_api, walk_blocks
 from lab.client.traversal import WalkReport
+from lab.notion.pages import TYPE_PROPERTY, PageMetadata
 from lab.notion.richtext import plain_text
 
-__all__ = ["PageRead", "KnowledgeBaseRead", "find_data_source", "publishable_filter", "read_page",
-           "read_knowledge_base", "request_breakdown", "page_title", "page_property"]
+__all__ = ["PageRead", "KnowledgeBaseRead", "find_data_source", "publishable_filter", "publishable_pages",
+           "read_page", "read_pages", "read_knowledge_base", "request_breakdown", "page_title", "page_property"]
 
 KNOWLEDGE_BASE_TITLE = "Base de conocimiento"
 PUBLISHABLE_PROPERTY = "Publicable"
-TYPE_PROPERTY = "Tipo"
 
 
 def page_title(page: dict[str, Any]) -> str:
     """The plain text of a page's title property, whatever the property is called."""
-    return page_metadata(page)["title"]
+    return PageMetadata.from_page(page).title
 
 
 def page_property(page: dict[str, Any], name: str) -> Any:
@@ -47,26 +50,23 @@ class PageRead:
     page: dict[str, Any]
     blocks: list[tuple[int, dict[str, Any]]]
 
+    @cached_property
+    def info(self) -> PageMetadata:
+        """What every chunk of the page and the index carry (no type or url reads as ``""``)."""
+        info = PageMetadata.from_page(self.page, TYPE_PROPERTY)
+        return replace(info, type=info.type or "", url=info.url or "")
+
     @property
     def id(self) -> str:
-        return self.page["id"]
+        return self.info.id
 
     @property
     def title(self) -> str:
-        return page_title(self.page)
-
-    @property
-    def type(self) -> str:
-        return page_property(self.page, TYPE_PROPERTY) or ""
+        return self.info.title
 
     @property
     def edited(self) -> str:
-        return self.page["last_edited_time"]
-
-    def metadata(self) -> dict[str, str]:
-        """What every chunk of the page carries: id, title, type, edited time, url."""
-        meta = page_metadata(self.page, TYPE_PROPERTY)
-        return meta | {"type": meta["type"] or "", "url": meta["url"] or ""}
+        return self.info.edited
 
 
 @dataclass
@@ -97,19 +97,39 @@ def publishable_filter(prop: str = PUBLISHABLE_PROPERTY) -> dict[str, Any]:
     return {"property": prop, "checkbox": {"equals": True}}
 
 
+def publishable_pages(client: NotionClient, data_source_id: str,
+                      publishable_property: str = PUBLISHABLE_PROPERTY) -> list[dict[str, Any]]:
+    """The page objects of the data source whose checkbox ``publishable_property`` is ticked."""
+    return collect_paginated_api(client.data_sources.query, data_source_id=data_source_id,
+                                 filter=publishable_filter(publishable_property))
+
+
 def read_page(client: NotionClient, page: dict[str, Any], report: WalkReport | None = None) -> PageRead:
     """Read every block of one page."""
     return PageRead(page, list(walk_blocks(client, page["id"], report=report)))
 
 
+def read_pages(client: NotionClient, pages: list[dict[str, Any]], report: WalkReport | None = None,
+               on_page: Callable[[PageRead], None] | None = None) -> list[PageRead]:
+    """Read every block of each page in turn; ``on_page`` hears of each as soon as it is read (CLI progress)."""
+    reads = []
+    for page in pages:
+        reads.append(read_page(client, page, report))
+        if on_page is not None:
+            on_page(reads[-1])
+    return reads
+
+
 def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
-                        publishable_property: str = PUBLISHABLE_PROPERTY) -> KnowledgeBaseRead:
-    """Search for the data source, query its publishable pages, read each page's blocks."""
-    source = find_data_source(client, title)
-    result = KnowledgeBaseRead(source["id"])
-    for page in iterate_paginated_api(client.data_sources.query, data_source_id=source["id"],
-                                      filter=publishable_filter(publishable_property)):
-        result.pages.append(read_page(client, page, result.walk))
+                        publishable_property: str = PUBLISHABLE_PROPERTY, data_source_id: str | None = None,
+                        on_page: Callable[[PageRead], None] | None = None) -> KnowledgeBaseRead:
+    """Search for the data source (unless its id is given), list its publishable pages, read each one's blocks.
+
+    Every page is listed before the first is read, so no query cursor has to outlive a long read.
+    """
+    result = KnowledgeBaseRead(data_source_id or find_data_source(client, title)["id"])
+    pages = publishable_pages(client, result.data_source_id, publishable_property)
+    result.pages = read_pages(client, pages, result.walk, on_page)
     return result
 
 

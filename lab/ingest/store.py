@@ -12,16 +12,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from lab.errors import LabError
+from lab.notion.pages import PageMetadata
+from lab.vectors.search import Hit, cosine_scores, top_k_rows
 
-__all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "Hit",
-           "CHUNK_FIELDS"]
+__all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS"]
 
 SCHEMA_VERSION = 1
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
@@ -88,16 +88,6 @@ class SchemaVersionError(StoreError):
 
 class ModelMismatchError(StoreError):
     """Vectors of one model or dimension were about to be mixed with another's."""
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One search result."""
-
-    score: float
-    id: str
-    title: str
-    section: str | None
 
 
 def _field(chunk: Any, name: str) -> Any:
@@ -258,22 +248,22 @@ class IndexStore:
         query_vector = np.asarray(query_vector, dtype=np.float32).ravel()
         self.require_model(model, int(query_vector.shape[0]))
         ids, matrix = self.vectors(model)
-        if not ids:
-            return []
-        scores = matrix @ query_vector
-        order = np.lexsort((np.arange(len(ids)), -scores))[:k]
-        meta = {row[0]: row[1:] for row in self._db.execute(
-            "SELECT id, title, section FROM chunks WHERE model = ?", (model,))}
-        hits = [Hit(round(float(scores[i]), 6), ids[i], *meta[ids[i]]) for i in order]
-        return [h for h in hits if min_score is None or h.score >= min_score]
+        # rounded so that float32 noise in the product neither orders nor filters hits
+        scores = np.round(cosine_scores(matrix, query_vector), 6)
+        return [self._hit(ids[row], score, model) for row, score in top_k_rows(scores, k, min_score=min_score)]
+
+    def _hit(self, chunk_id: str, score: float, model: str) -> Hit:
+        title, section, page_id = self._db.execute(
+            "SELECT title, section, page_id FROM chunks WHERE id = ? AND model = ?", (chunk_id, model)).fetchone()
+        return Hit(id=chunk_id, score=score, title=title, section=section, page_id=page_id)
 
     # ------------------------------------------------------------------ pages and sync state
 
-    def put_pages(self, pages: Iterable[Mapping[str, str]]) -> None:
+    def put_pages(self, pages: Iterable[PageMetadata], read_at: str = "") -> None:
+        """Insert or replace these pages, all read at ``read_at`` (ISO time; a missing type or url reads ``""``)."""
         with self.transaction():
             self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?)",
-                                 [(p["id"], p["title"], p["type"], p["edited"], p.get("url", ""),
-                                   p.get("read_at", "")) for p in pages])
+                                 [(p.id, p.title, p.type or "", p.edited, p.url or "", read_at) for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -284,11 +274,14 @@ class IndexStore:
             self._db.executemany("DELETE FROM pages WHERE page_id = ?", [(p,) for p in page_ids])
             return before - self.count_chunks()
 
-    def pages(self) -> dict[str, dict[str, str]]:
-        """Pages the index holds: id -> title, type, edited (last_edited_time when read), url, read_at."""
-        rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at FROM pages ORDER BY page_id")
-        return {r[0]: {"id": r[0], "title": r[1], "type": r[2], "edited": r[3], "url": r[4], "read_at": r[5]}
-                for r in rows}
+    def pages(self) -> dict[str, PageMetadata]:
+        """Pages the index holds, by id, as they were when read (``edited`` is their last_edited_time then)."""
+        rows = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id")
+        return {r[0]: PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]) for r in rows}
+
+    def read_times(self) -> dict[str, str]:
+        """When each page the index holds was read (ISO time; ``""`` if not recorded)."""
+        return dict(self._db.execute("SELECT page_id, read_at FROM pages ORDER BY page_id"))
 
     def get_meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -14,10 +14,10 @@ watermark exactly as they were, and running the sync again completes the work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -26,30 +26,18 @@ from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
-from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
-                         publishable_filter, read_page)
+from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, page_title, publishable_pages,
+                                read_knowledge_base, read_pages)
+from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexStore
+from lab.notion.pages import PageMetadata
+from lab.vectors import WordAnalyzer
 
-__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "sync",
-           "TfidfModel", "DenseEmbedder", "cost_table"]
+__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "cost_table"]
 
 
 class GuardrailError(LabError, RuntimeError):
     """A reconciliation would delete more of the index than allowed; nothing was written."""
-
-
-class DenseEmbedder(Protocol):
-    """What the sync needs from a dense model (``lab.services.voyage.VoyageEmbedder`` is one)."""
-
-    name: str
-
-    def embed_documents(self, texts: Sequence[str]) -> Any: ...
-
-
-class TfidfModel(Protocol):
-    """The corpus-level model the sync refits whenever the chunks change."""
-
-    def fit_transform(self, texts: Sequence[str]) -> Any: ...
 
 
 @dataclass
@@ -60,15 +48,14 @@ class SyncConfig:
     title: str = KNOWLEDGE_BASE_TITLE
     publishable_property: str = PUBLISHABLE_PROPERTY
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
-    tfidf_model: str = "tfidf"
-    tfidf_factory: Callable[[], TfidfModel] | None = None
-    dense: DenseEmbedder | None = None
+    analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
+    dense: DenseEmbedder | None = None  # embeds only new and changed chunks
     max_delete_share: float = 0.5
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SyncReport:
     """What one run did: one row of the ``sync_runs`` table, plus the details behind it."""
 
@@ -96,68 +83,60 @@ class SyncReport:
                 "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
 
 
-def _default_tfidf() -> TfidfModel:
-    from lab.vectors import TfidfVectorizer
-    return TfidfVectorizer()
-
-
-def _dense_rows(matrix: Any) -> np.ndarray:
-    return np.asarray(matrix.toarray() if hasattr(matrix, "toarray") else matrix, dtype=np.float32)
-
-
 def _parse(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def _needs_reread(page: dict[str, Any], known: dict[str, str] | None) -> bool:
+def _needs_reread(page: dict[str, Any], known: PageMetadata | None, read_at: str) -> bool:
     """Re-read unless we hold this exact version and read it after its last-edit minute had closed.
 
     ``last_edited_time`` has minute precision: if we read a page during the minute it was
     stamped, a later edit in that same minute keeps the stamp, so only a re-read can see it.
     """
-    if known is None or known["edited"] != page["last_edited_time"]:
-        return True
-    read_at = known.get("read_at") or ""
-    if not read_at:
+    if known is None or known.edited != page["last_edited_time"] or not read_at:
         return True
     return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
-
-
-def _read(client: NotionClient, page: dict[str, Any], config: SyncConfig) -> PageRead:
-    read = read_page(client, page)
-    if config.on_page is not None:
-        config.on_page(read)
-    return read
-
-
-def _title(page: dict[str, Any]) -> str:
-    return page_title(page)
 
 
 def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
     return chunk_pages(read, config.chunker).chunks
 
 
-def _write(store: IndexStore, config: SyncConfig, *, source_id: str, keep: list[dict[str, Any]],
-           fresh: list[Chunk], embed: list[Chunk], delete_ids: set[str], remove_pages: set[str],
-           pages: list[dict[str, str]], report: SyncReport, refit: bool) -> None:
+def _refit(store: IndexStore, rows: list[dict[str, Any]], config: SyncConfig) -> None:
+    """Refit the corpus models on every chunk the index will hold, in id order (as ``stored_tfidf`` does)."""
+    if rows:
+        CorpusModels(analyzer=config.analyzer).fit([r["text"] for r in rows]).save(store, rows)
+    else:  # nothing left to fit on: the model goes with its last chunk
+        store.replace_model([], np.zeros((0, 1), dtype=np.float32), TFIDF_MODEL)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Changes:
+    """What one run writes, worked out after every read and applied in one transaction."""
+
+    source_id: str
+    corpus: list[dict[str, Any]] | None  # every chunk the index will hold, if that set changed (refit on it)
+    embed: list[Chunk]  # new and changed chunks, for the dense model
+    delete_chunks: set[str]
+    remove_pages: set[str]
+    pages: list[PageMetadata]  # the pages read
+    read_at: str  # when they were read
+
+
+def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
     """Apply one run's changes in a single transaction (all of them, or none)."""
-    texts_rows = keep + [c.to_dict() for c in fresh]
-    dense_vectors = config.dense.embed_documents([c.text for c in embed]).vectors if config.dense and embed else None
-    with store.transaction():
-        store.set_meta(f"{config.source}.data_source_id", source_id)
-        if remove_pages:
-            store.delete_pages(remove_pages)
-        if delete_ids:
-            store.delete_chunks(delete_ids)
-        if refit:
-            rows = sorted(texts_rows, key=lambda r: r["id"])
-            factory = config.tfidf_factory or _default_tfidf
-            vectors = _dense_rows(factory().fit_transform([r["text"] for r in rows])) if rows else np.zeros((0, 1))
-            store.replace_model(rows, vectors, config.tfidf_model)
-        if dense_vectors is not None:
-            store.put_chunks(embed, dense_vectors, config.dense.name)
-        store.put_pages(pages)
+    dense = DenseVectors.embed(config.dense, changes.embed) if config.dense and changes.embed else None
+    with store.transaction():  # the embedding above is a network call: it happens before any write
+        store.set_meta(f"{config.source}.data_source_id", changes.source_id)
+        if changes.remove_pages:
+            store.delete_pages(changes.remove_pages)
+        if changes.delete_chunks:
+            store.delete_chunks(changes.delete_chunks)
+        if changes.corpus is not None:
+            _refit(store, sorted(changes.corpus, key=lambda row: row["id"]), config)
+        if dense is not None:
+            dense.save(store)
+        store.put_pages(changes.pages, changes.read_at)
         store.set_watermark(config.source, report.watermark)
         store.add_sync_run(report.row(config.source))
 
@@ -166,24 +145,25 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     """Read every publishable page, chunk it, vectorise it and replace the index with the result."""
     config = config or SyncConfig()
     before = len(client.log)
-    source = ({"id": config.data_source_id} if config.data_source_id
-              else find_data_source(client, config.title))
-    rows = collect_paginated_api(client.data_sources.query, data_source_id=source["id"],
-                                 filter=publishable_filter(config.publishable_property))
-    reads = [_read(client, page, config) for page in rows]
+    knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, config.data_source_id,
+                                         config.on_page)
+    reads = knowledge_base.pages
     read_at = clock.datetime().isoformat()
     chunks = _chunk(reads, config)
     previous = store.watermark(config.source)
-    watermark = max([previous or ""] + [p["last_edited_time"] for p in rows]) or (previous or "")
+    watermark = max([previous or ""] + [r.edited for r in reads]) or (previous or "")
     old_ids = set(store.chunk_ids())
     new_ids = {c.id for c in chunks}
-    report = SyncReport("full", previous, watermark, iso_minute(clock.datetime()), len(client.log) - before,
-                        [r.title for r in reads], [], [], len(new_ids - old_ids), len(new_ids & old_ids), 0,
-                        len(old_ids - new_ids), len(chunks), sum(c.tokens for c in chunks))
-    pages = [r.metadata() | {"read_at": read_at} for r in reads]
-    remove = set(store.pages()) - {r.id for r in reads}
-    _write(store, config, source_id=source["id"], keep=[], fresh=chunks, embed=chunks,
-           delete_ids=old_ids - new_ids, remove_pages=remove, pages=pages, report=report, refit=True)
+    report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
+                        ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
+                        pages_reread=[r.title for r in reads], pages_removed=[], boundary_pages=[],
+                        chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids), chunks_unchanged=0,
+                        chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
+                        tokens_embedded=sum(c.tokens for c in chunks))
+    changes = _Changes(source_id=knowledge_base.data_source_id, corpus=[c.to_dict() for c in chunks], embed=chunks,
+                       delete_chunks=old_ids - new_ids, remove_pages=set(store.pages()) - {r.id for r in reads},
+                       pages=[r.info for r in reads], read_at=read_at)
+    _write(store, config, changes, report)
     return report
 
 
@@ -198,12 +178,12 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     before = len(client.log)
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
-    current = {p["id"]: p for p in collect_paginated_api(
-        client.data_sources.query, data_source_id=source_id, filter=publishable_filter(config.publishable_property))}
-    indexed = store.pages()
+    current = {p["id"]: p for p in publishable_pages(client, source_id, config.publishable_property)}
+    indexed, read_times = store.pages(), store.read_times()
     boundary = [p for p in changed if p["last_edited_time"] == watermark]
-    to_read = [p for p in changed if p["id"] in current and _needs_reread(p, indexed.get(p["id"]))]
-    reads = [_read(client, p, config) for p in to_read]
+    to_read = [p for p in changed
+               if p["id"] in current and _needs_reread(p, indexed.get(p["id"]), read_times.get(p["id"], ""))]
+    reads = read_pages(client, to_read, on_page=config.on_page)
     read_at = clock.datetime().isoformat()
     fresh_all = _chunk(reads, config)
 
@@ -228,26 +208,22 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
             "were retired. Nothing was written; run again with force=True if the deletion is intended.")
 
     new_watermark = max([watermark] + [p["last_edited_time"] for p in changed])
-    keep = [row for row in store.chunks(config.tfidf_model) if row["id"] not in (stale | removed_chunks)] \
-        if config.tfidf_model in store.models() else []
-    fresh = new + updated + unchanged
-    total = len(keep) + len(fresh)
-    report = SyncReport("incremental", watermark, new_watermark, iso_minute(clock.datetime()),
-                        len(client.log) - before, [r.title for r in reads],
-                        [indexed[p]["title"] for p in sorted(removed_pages)],
-                        [_title(p) for p in boundary], len(new), len(updated), len(unchanged), deleting, total,
-                        sum(c.tokens for c in new + updated))
+    keep = [row for row in store.chunks(TFIDF_MODEL) if row["id"] not in (stale | removed_chunks)] \
+        if TFIDF_MODEL in store.models() else []
+    corpus = keep + [c.to_dict() for c in new + updated + unchanged]
+    report = SyncReport(kind="incremental", watermark_before=watermark, watermark=new_watermark,
+                        ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
+                        pages_reread=[r.title for r in reads],
+                        pages_removed=[indexed[p].title for p in sorted(removed_pages)],
+                        boundary_pages=[page_title(p) for p in boundary], chunks_new=len(new),
+                        chunks_updated=len(updated), chunks_unchanged=len(unchanged), chunks_deleted=deleting,
+                        chunks_total=len(corpus), tokens_embedded=sum(c.tokens for c in new + updated))
     corpus_changed = bool(new or updated or vanished or removed_chunks)
-    pages = [r.metadata() | {"read_at": read_at} for r in reads]
-    _write(store, config, source_id=source_id, keep=keep, fresh=fresh, embed=new + updated,
-           delete_ids=vanished, remove_pages=removed_pages, pages=pages, report=report, refit=corpus_changed)
+    changes = _Changes(source_id=source_id, corpus=corpus if corpus_changed else None, embed=new + updated,
+                       delete_chunks=vanished, remove_pages=removed_pages,
+                       pages=[r.info for r in reads], read_at=read_at)
+    _write(store, config, changes, report)
     return report
-
-
-def sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None,
-         force: bool = False) -> SyncReport:
-    """A full index the first time, an incremental sync afterwards."""
-    return incremental_sync(client, store, clock, config, force)
 
 
 def cost_table(runs: dict[str, tuple[int, int]], *, usd_per_million: float = 0.06, rate: float = 3.0,

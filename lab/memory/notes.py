@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 
 from lab.memory.prompt import RetrievedNote, assemble_prompt
-from lab.vectors import TfidfVectorizer, WordAnalyzer
+from lab.vectors import Hit, TfidfVectorizer, WordAnalyzer, cosine_scores, top_k_rows
 
 __all__ = ["NoteIndex", "ThresholdEffect", "threshold_effect"]
 
 
 class NoteIndex:
-    """TF-IDF over notes (``{"id", "title", "text"}``); ``retrieve`` returns the k closest with scores.
+    """TF-IDF over notes (``{"id", "title", "text"}``); ``search`` ranks them, ``retrieve`` feeds a prompt.
 
     The note's title is indexed with its text, as a reader would skim both.
     """
@@ -27,14 +27,18 @@ class NoteIndex:
 
     def scores(self, question: str) -> np.ndarray:
         """Cosine similarity of the question with every note, in note order."""
-        return np.asarray((self.matrix @ self.vectorizer.transform([question]).T).toarray()).ravel()
+        return cosine_scores(self.matrix, self.vectorizer.transform([question]))
+
+    def search(self, question: str, k: int = 3) -> list[Hit]:
+        """The k most similar notes, best first (ties by note order)."""
+        return [Hit(id=self.notes[row]["id"], score=score, title=self.notes[row]["title"])
+                for row, score in top_k_rows(self.scores(question), k)]
 
     def retrieve(self, question: str, k: int = 3) -> list[RetrievedNote]:
-        """The k most similar notes, best first (ties by note order), scores rounded to 3 decimals."""
-        scores = self.scores(question)
-        order = np.lexsort((np.arange(len(scores)), -scores))[:k]
-        return [RetrievedNote(self.notes[i]["id"], round(float(scores[i]), 3), self.notes[i]["title"],
-                              self.notes[i]["text"]) for i in order]
+        """The k most similar notes as a prompt takes them, with their text, scores rounded to 3 decimals."""
+        texts = {note["id"]: note["text"] for note in self.notes}
+        return [RetrievedNote(hit.id, round(hit.score, 3), hit.title, texts[hit.id])
+                for hit in self.search(question, k)]
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Retrieval: search chunks with one interface, filter by audience before ranking, fuse rankings.
 
-- :class:`SearchCorpus` holds the chunks (text, page, section, audience) and :class:`Hit` is
-  what a search returns.
+- :class:`SearchCorpus` holds the chunks (text, page, section, audience); a search returns
+  :class:`~lab.vectors.Hit` records, as the stored index does.
 - :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf) and
   :class:`StoredVectorRetriever` (any model in an ``IndexStore``) share
   ``search(query, k, audience=None, min_score=None)``.
@@ -10,7 +10,7 @@
   :mod:`lab.course.handbook` reads the Chinese handbook with its audiences.
 """
 
-from lab.retrieval.corpus import Hit, SearchCorpus, UnknownAudienceError
+from lab.retrieval.corpus import SearchCorpus, UnknownAudienceError
 from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt, PrecisionAt, RecallAt,
                                       ReciprocalRank, compare_methods, evaluate_search, mean_table, miss_table,
                                       source_units)
@@ -26,7 +26,6 @@ from lab.retrieval.retrievers import (
 )
 
 __all__ = [
-    "Hit",
     "SearchCorpus",
     "UnknownAudienceError",
     "Retriever",

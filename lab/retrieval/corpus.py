@@ -14,21 +14,10 @@ from typing import Any
 import numpy as np
 
 from lab.errors import LabError
-from lab.ingest.store import Hit as StoredHit
 from lab.ingest.store import IndexStore
+from lab.vectors.search import Hit
 
-__all__ = ["Hit", "SearchCorpus", "UnknownAudienceError"]
-
-
-@dataclass(frozen=True)
-class Hit(StoredHit):
-    """A search result: the stored index's hit (score, chunk id, title, section) plus the page it came from."""
-
-    page_id: str
-
-    def __str__(self) -> str:
-        return f"{self.score:.3f}  {self.title} > {self.section or '(lead)'}"
-
+__all__ = ["SearchCorpus", "UnknownAudienceError"]
 
 class UnknownAudienceError(LabError, ValueError):
     """A search asked for an audience that no row of the corpus has (a typo would otherwise return nothing)."""

@@ -27,6 +27,8 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from lab.vectors.search import check_k
+
 __all__ = [
     "Level", "LEVELS", "source_unit", "source_units", "dedupe",
     "precision_at_k", "ideal_precision_at_k", "recall_at_k", "reciprocal_rank", "ndcg_at_k",
@@ -71,11 +73,6 @@ def source_units(hits: Iterable[Any], level: Level = "section") -> list[Hashable
 
 # ---------------------------------------------------------------- one ranking, one metric
 
-def _check_k(k: int) -> None:
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer, not {k!r}")
-
-
 def _check_distinct(ranked: Sequence[Hashable]) -> None:
     if len(set(ranked)) != len(ranked):
         raise ValueError("the ranking repeats a unit; deduplicate it first (source_units or dedupe) "
@@ -83,7 +80,7 @@ def _check_distinct(ranked: Sequence[Hashable]) -> None:
 
 
 def _hits_in_top(ranked: Sequence[Hashable], relevant: Collection[Hashable], k: int) -> int:
-    _check_k(k)
+    check_k(k)
     _check_distinct(ranked)
     return sum(1 for unit in ranked[:k] if unit in relevant)
 
@@ -95,7 +92,7 @@ def precision_at_k(ranked: Sequence[Hashable], relevant: Collection[Hashable], k
 
 def ideal_precision_at_k(n_relevant: int, k: int) -> float:
     """The best precision@k any ranking can reach with ``n_relevant`` relevant units: min(k, |R|) / k."""
-    _check_k(k)
+    check_k(k)
     if n_relevant < 0:
         raise ValueError(f"n_relevant counts units and cannot be negative, got {n_relevant}")
     return min(k, n_relevant) / k
@@ -114,7 +111,7 @@ def reciprocal_rank(ranked: Sequence[Hashable], relevant: Collection[Hashable], 
     """
     _check_distinct(ranked)
     if k is not None:
-        _check_k(k)
+        check_k(k)
     if not relevant:
         return math.nan
     for rank, unit in enumerate(ranked[:k] if k is not None else ranked, start=1):

@@ -12,11 +12,11 @@ retrievers rank fairly high beats one that a single retriever ranks first.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 
-import numpy as np
-
-from lab.retrieval.corpus import Hit, SearchCorpus
+from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
+from lab.vectors.search import Hit, check_k
 
 __all__ = ["reciprocal_rank_fusion", "RRF", "RRF_K"]
 
@@ -80,12 +80,10 @@ class RRF(Retriever):
         chunks and still has ``k`` of them whenever the retrievers found that many.
         """
         self._check_fitted("corpus_")
-        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"k must be a positive integer, not {k!r}")
-        depth = max(self.depth, int(k))
+        k = check_k(k)
+        depth = max(self.depth, k)
         lists = [retriever.search(query, depth, audience=audience) for retriever in self.retrievers]
         hits = {hit.id: hit for ranking in lists for hit in ranking}
         fused = reciprocal_rank_fusion([[hit.id for hit in ranking] for ranking in lists], self.k)
         chosen = [(chunk_id, score) for chunk_id, score in fused if min_score is None or score >= min_score][:k]
-        return [Hit(score=score, id=hits[chunk_id].id, title=hits[chunk_id].title, section=hits[chunk_id].section,
-                    page_id=hits[chunk_id].page_id) for chunk_id, score in chosen]
+        return [replace(hits[chunk_id], score=score) for chunk_id, score in chosen]

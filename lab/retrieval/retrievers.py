@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import scipy.sparse as sp
 
-from lab.retrieval.corpus import Hit, SearchCorpus
+from lab.retrieval.corpus import SearchCorpus
+from lab.ingest.models import CorpusModels
 from lab.ingest.store import IndexStore, ModelMismatchError
-from lab.vectors import BM25, LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
-from lab.vectors.search import top_k_rows
+from lab.vectors.search import Hit, cosine_scores, top_k_rows
 
 __all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever"]
 
@@ -65,17 +65,10 @@ class RowScorer(Retriever):
                min_score: float | None = None) -> list[Hit]:
         """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
         self._check_fitted("corpus_")
-        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"k must be a positive integer, not {k!r}")
         visible = self.corpus_.allowed(audience)  # before ranking: hidden rows never compete
         scores, eligible = self._score_and_eligible(query)
-        keep = visible & eligible
-        if min_score is not None:
-            keep &= scores >= min_score
-        rows = np.flatnonzero(keep)
-        if rows.size == 0:
-            return []
-        return [self.corpus_.hit(int(rows[i]), score) for i, score in top_k_rows(scores[rows], int(k))]
+        ranked = top_k_rows(scores, k, mask=visible & eligible, min_score=min_score)
+        return [self.corpus_.hit(row, score) for row, score in ranked]
 
     def _fit(self, corpus: SearchCorpus) -> None:
         raise NotImplementedError
@@ -83,12 +76,6 @@ class RowScorer(Retriever):
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         """Scores of every row and which rows may be ranked at all (all of them, for a cosine)."""
         raise NotImplementedError
-
-
-def _cosines(matrix: sp.spmatrix | np.ndarray, query_vector: sp.spmatrix | np.ndarray) -> np.ndarray:
-    scores = matrix @ (query_vector.T if sp.issparse(query_vector) else np.ravel(query_vector))
-    scores = scores.toarray() if sp.issparse(scores) else np.asarray(scores)
-    return np.asarray(scores, dtype=np.float64).ravel()
 
 
 class TfidfRetriever(RowScorer):
@@ -111,12 +98,12 @@ class TfidfRetriever(RowScorer):
         self.analyzer = analyzer
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer)
-        self.matrix_ = self.vectorizer_.fit_transform(corpus.texts)
+        models = CorpusModels(analyzer=self.analyzer).fit(corpus.texts)
+        self.vectorizer_, self.matrix_ = models.tfidf_, models.matrix_
 
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         self._check_fitted("matrix_")
-        scores = _cosines(self.matrix_, self.vectorizer_.transform([query]))
+        scores = cosine_scores(self.matrix_, self.vectorizer_.transform([query]))
         return scores, np.ones(scores.size, dtype=bool)
 
 
@@ -142,15 +129,14 @@ class LsaRetriever(RowScorer):
         self.random_state = random_state
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer)
-        tfidf = self.vectorizer_.fit_transform(corpus.texts)
-        self.lsa_ = LsaVectorizer(n_components=self.n_components, random_state=self.random_state)
-        self.matrix_ = self.lsa_.fit_transform(tfidf)
+        models = CorpusModels(analyzer=self.analyzer, lsa_components=self.n_components,
+                              random_state=self.random_state).fit(corpus.texts)
+        self.vectorizer_, self.lsa_, self.matrix_ = models.tfidf_, models.lsa_, models.lsa_matrix_
 
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         self._check_fitted("matrix_")
         vector = self.lsa_.transform(self.vectorizer_.transform([query]))[0]
-        scores = _cosines(self.matrix_, vector)
+        scores = cosine_scores(self.matrix_, vector)
         return scores, np.ones(scores.size, dtype=bool)
 
 
@@ -231,5 +217,5 @@ class StoredVectorRetriever(RowScorer):
         if vector.shape[0] != self.matrix_.shape[1]:
             raise ModelMismatchError(f"the query vector has dimension {vector.shape[0]} but {self.model!r} vectors "
                                      f"have {self.matrix_.shape[1]}: encode queries with the model that made them")
-        scores = _cosines(self.matrix_, vector)
+        scores = cosine_scores(self.matrix_, vector)
         return scores, np.ones(scores.size, dtype=bool)

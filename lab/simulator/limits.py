@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from lab.notion.api import CONNECTION_REASON, PLANS, WORKSPACE_REASON
+from lab.notion.windows import window_index
 from lab.simulator.errors import APIError
 
 __all__ = ["LimitsConfig", "RateLimiter"]
@@ -77,11 +78,6 @@ class LimitsConfig:
         return replace(self, plan=plan)
 
 
-def _window_index(now: float, length: float) -> int:
-    """The fixed window ``now`` falls in; a hair's tolerance so that 180 × (1/3 s) is 60 s, not 59.99..."""
-    return math.floor(now / length + 1e-9)
-
-
 def _rate_limited(retry_after: int, reason: str) -> APIError:
     return APIError(429, "rate_limited",
                     "You have been rate limited. Please try again in a few minutes.",
@@ -106,13 +102,13 @@ class RateLimiter:
         """Raise the 429/529/5xx this request gets at time ``now``, or count it and return."""
         cfg = self.config
         draws = self._rng.random(4)
-        window = _window_index(now, cfg.window_seconds)
+        window = window_index(now, cfg.window_seconds)
         if self.connection_counts[(connection, window)] >= cfg.budget:
             left = (window + 1) * cfg.window_seconds - now
             raise _rate_limited(max(1, math.ceil(left - 1e-9)), CONNECTION_REASON)
         self.connection_counts[(connection, window)] += 1
 
-        shared_window = _window_index(now, cfg.workspace_window_seconds)
+        shared_window = window_index(now, cfg.workspace_window_seconds)
         if self.workspace_counts[shared_window] >= cfg.shared_budget:
             left = (shared_window + 1) * cfg.workspace_window_seconds - now
             raise _rate_limited(max(1, math.ceil(left - 1e-9)), WORKSPACE_REASON)

@@ -1,7 +1,8 @@
 """Vectors for retrieval: analyzers, TF-IDF, cosine search, the SVD map, LSA and BM25.
 
-Pure computation over lists of texts: nothing here knows about Notion or chunks; the lessons
-pass chunk texts in and label the results with chunk metadata (:func:`label_hits`).
+Pure computation over lists of texts: nothing here knows about Notion or chunks. Every search
+in the lab ranks with :func:`top_k_rows` and returns :class:`Hit` records (id, score, title,
+section, page), whatever it searched.
 """
 
 from lab.vectors.analyzers import (
@@ -16,7 +17,7 @@ from lab.vectors.bm25 import BM25, BM25_IDF
 from lab.vectors.estimator import NotFittedError
 from lab.vectors.lsa import LsaVectorizer
 from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
-from lab.vectors.search import Hit, cosine_top_k, label_hits, top_k_rows
+from lab.vectors.search import LEAD, Hit, check_k, cosine_scores, top_k_rows
 from lab.vectors.svd_map import GRAM_MAX_ROWS, SvdMap, svd_map
 from lab.vectors.sparse_rows import normalize_rows
 from lab.vectors.tfidf import TfidfVectorizer
@@ -31,10 +32,11 @@ __all__ = [
     "TfidfVectorizer",
     "normalize_rows",
     "NotFittedError",
-    "cosine_top_k",
-    "top_k_rows",
     "Hit",
-    "label_hits",
+    "LEAD",
+    "check_k",
+    "cosine_scores",
+    "top_k_rows",
     "svd_map",
     "SvdMap",
     "GRAM_MAX_ROWS",

@@ -3,7 +3,7 @@
 A truncated SVD of the TF-IDF matrix keeps the directions along which words co-occur, so two
 chunks can be close without sharing a word if their words keep the same company. Unlike the
 map, the matrix is not centred (as in scikit-learn's ``TruncatedSVD``): centring would densify
-it. Rows come out L2-normalised and float32, ready for :func:`lab.vectors.cosine_top_k` and for
+it. Rows come out L2-normalised and float32, ready for :func:`lab.vectors.cosine_scores` and for
 a float32 vector column.
 """
 

@@ -1,38 +1,66 @@
-"""Cosine search: rank the rows of a matrix by similarity to one query vector.
+"""Search results and ranking: the one result type and the one top-k every search in the lab uses.
 
-With rows and query scaled to unit length, the cosine is the dot product, so ranking a whole
-corpus is one matrix-vector product. Ties are broken by row index, so the same inputs always
-give the same ranking.
+With rows and query scaled to unit length, the cosine is the dot product, so scoring a whole
+corpus is one matrix-vector product (:func:`cosine_scores`). :func:`top_k_rows` then picks the
+``k`` best of any scores (cosine, BM25, fused) without sorting them all, and breaks ties by row
+index, so the same inputs always give the same ranking. The store, the retrievers and the notes
+index name what they found with the same :class:`Hit`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
-__all__ = ["cosine_top_k", "top_k_rows", "Hit", "label_hits"]
+__all__ = ["Hit", "LEAD", "check_k", "cosine_scores", "top_k_rows"]
 
-_METADATA_COLUMNS = ("id", "title", "section")
+LEAD = "(lead)"  # how results and tables name the text before a page's first heading
 
 
-def top_k_rows(scores: np.ndarray, k: int, min_score: float | None = None) -> list[tuple[int, float]]:
-    """The ``k`` highest scores as ``(row, score)``, best first, equal scores in row order.
+@dataclass(frozen=True)
+class Hit:
+    """One search result: the item's id and score, the title and section naming it, its page.
 
-    Selects with a partition (linear time) and sorts only the candidates, so ranking 100,000
-    rows for a top 10 costs about one pass over the scores.
+    ``section`` is ``None`` for text before a page's first heading and for items without
+    sections (notes); ``page_id`` is ``None`` for items that belong to no page.
     """
+
+    id: str
+    score: float
+    title: str
+    section: str | None = None
+    page_id: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.score:.3f}  {self.title} > {self.section or LEAD}"
+
+
+def check_k(k: int) -> int:
+    """``k`` as an ``int`` if it is a positive integer (``True`` is not); a ``ValueError`` otherwise."""
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
         raise ValueError(f"k must be a positive integer, not {k!r}")
+    return int(k)
+
+
+def top_k_rows(scores: np.ndarray, k: int, *, mask: np.ndarray | None = None,
+               min_score: float | None = None) -> list[tuple[int, float]]:
+    """The ``k`` highest scores as ``(row, score)``, best first, equal scores in row order.
+
+    ``scores`` has shape (n_rows,). Rows where ``mask`` is false, and rows scoring below
+    ``min_score``, are never ranked, so fewer than ``k`` (or none) may come back. Selects with a
+    partition (linear time) and sorts only the candidates, so ranking 100,000 rows for a top 10
+    costs about one pass over the scores.
+    """
+    k = check_k(k)
     scores = np.asarray(scores, dtype=np.float64).ravel()
+    keep = np.ones(scores.size, dtype=bool) if mask is None else np.asarray(mask, dtype=bool).ravel()
+    if keep.size != scores.size:
+        raise ValueError(f"mask has {keep.size} entries for {scores.size} scores; give one per row")
     if min_score is not None:
-        candidates = np.flatnonzero(scores >= min_score)
-    else:
-        candidates = np.arange(scores.size)
+        keep = keep & (scores >= min_score)
+    candidates = np.flatnonzero(keep)
     if candidates.size > k:
         # keep every row tied with the k-th best so that ties are decided by row index below
         kth_best = np.partition(scores[candidates], candidates.size - k)[candidates.size - k]
@@ -41,18 +69,12 @@ def top_k_rows(scores: np.ndarray, k: int, min_score: float | None = None) -> li
     return [(int(row), float(scores[row])) for row in order]
 
 
-def cosine_top_k(
-    matrix: np.ndarray | sp.spmatrix,
-    query_vector: np.ndarray | sp.spmatrix,
-    k: int = 3,
-    min_score: float | None = None,
-) -> list[tuple[int, float]]:
-    """The ``k`` rows most similar to ``query_vector``, as ``(row, cosine)`` pairs, best first.
+def cosine_scores(matrix: np.ndarray | sp.spmatrix, query_vector: np.ndarray | sp.spmatrix) -> np.ndarray:
+    """The cosine of every row of ``matrix`` with ``query_vector``, shape (n_rows,), float64.
 
     ``matrix`` has shape (n_rows, n_features), sparse or dense, rows already L2-normalised (as
-    TF-IDF and LSA produce them); ``query_vector`` has n_features values (shape (n_features,)
-    or (1, n_features)). Rows scoring below ``min_score`` are left out, so fewer than ``k``
-    (or none) may come back; ``k`` larger than the number of rows returns every row.
+    TF-IDF and LSA produce them); ``query_vector`` has n_features values (shape (n_features,),
+    (1, n_features) or, sparse, (n_features, 1)). The product runs in the inputs' own dtype.
     """
     n_features = matrix.shape[1]
     if sp.issparse(query_vector):
@@ -70,53 +92,4 @@ def cosine_top_k(
                 f"query_vector has shape {query.shape}; expected {n_features} features, like the matrix rows"
             )
         scores = matrix @ query.reshape(n_features)
-    return top_k_rows(np.asarray(scores).ravel(), k, min_score)
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One search result: where it ranked, its row, its score, and which chunk it is."""
-
-    rank: int
-    row: int
-    score: float
-    id: str
-    title: str
-    section: str
-
-    def __str__(self) -> str:
-        return f"{self.score:.3f}  {self.title} > {self.section}"
-
-
-def label_hits(
-    ranked: Sequence[tuple[int, float]],
-    metadata: pd.DataFrame | Sequence[Mapping[str, Any]],
-) -> list[Hit]:
-    """Name the rows of a ranking: ``(row, score)`` pairs to :class:`Hit` with id, title, section.
-
-    ``metadata`` has one entry per matrix row, in row order: a DataFrame with columns
-    ``id``, ``title`` and ``section``, or a list of dicts with those keys.
-    """
-    if isinstance(metadata, pd.DataFrame):
-        missing = [column for column in _METADATA_COLUMNS if column not in metadata.columns]
-        n_rows = len(metadata)
-
-        def field(row: int, name: str) -> Any:
-            return metadata[name].iat[row]
-    else:
-        missing = sorted({c for entry in metadata for c in _METADATA_COLUMNS if c not in entry})
-        n_rows = len(metadata)
-
-        def field(row: int, name: str) -> Any:
-            return metadata[row][name]
-
-    if missing:
-        raise ValueError(f"metadata lacks {missing}; every row needs {list(_METADATA_COLUMNS)}")
-    hits = []
-    for rank, (row, score) in enumerate(ranked, start=1):
-        if not 0 <= row < n_rows:
-            raise IndexError(f"row {row} has no metadata: the table has {n_rows} rows")
-        hits.append(
-            Hit(rank, int(row), float(score), str(field(row, "id")), str(field(row, "title")), str(field(row, "section")))
-        )
-    return hits
+    return np.asarray(scores, dtype=np.float64).ravel()

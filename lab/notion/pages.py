@@ -1,0 +1,54 @@
+"""A page's metadata, read once from a Notion page object: id, title, type, last edit and url.
+
+Whatever reads pages (the indexer), cuts them (every chunk carries its page's id, title, type
+and last edit) or stores them (the index's ``pages`` table) passes this one record along.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lab.errors import LabError
+from lab.notion.richtext import plain_text
+
+__all__ = ["TYPE_PROPERTY", "MalformedPageError", "PageMetadata"]
+
+#: The select property the lab's knowledge bases type their pages with.
+TYPE_PROPERTY = "Tipo"
+
+
+class MalformedPageError(LabError, ValueError):
+    """A page object or page description lacks a field a page's metadata needs."""
+
+
+@dataclass(frozen=True)
+class PageMetadata:
+    """What travels with a page: its id, title, type (a select), ``last_edited_time`` and url."""
+
+    id: str
+    title: str
+    type: str | None = None
+    edited: str | None = None
+    url: str | None = None
+
+    @classmethod
+    def from_page(cls, page_object: Mapping[str, Any], type_property: str = TYPE_PROPERTY) -> PageMetadata:
+        """Read a Notion page object (what ``GET /v1/pages/{id}`` or a query returns).
+
+        The title comes from the property of type ``title`` (whatever its name); the type from
+        the select property named ``type_property`` (``None`` when absent or empty).
+        """
+        properties = page_object.get("properties")
+        if page_object.get("object") != "page" or not isinstance(properties, Mapping):
+            raise MalformedPageError(
+                f"expected a Notion page object (object='page' with 'properties'), got object="
+                f"{page_object.get('object')!r}; pass what GET /v1/pages/{{id}} or a query returns")
+        title = next((plain_text(p.get("title")) for p in properties.values()
+                      if isinstance(p, Mapping) and p.get("type") == "title"), "")
+        kind = properties.get(type_property)
+        selected = kind.get("select") if isinstance(kind, Mapping) and kind.get("type") == "select" else None
+        return cls(id=page_object.get("id"), title=title,
+                   type=selected.get("name") if isinstance(selected, Mapping) else None,
+                   edited=page_object.get("last_edited_time"), url=page_object.get("url"))
