@@ -11,12 +11,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar, TypeVar
 
-from lab.chunking.budgets import check_window
+from lab.chunking.budgets import check_window, window_count
 from lab.chunking.document import Document
 from lab.chunking.errors import ChunkingError
 from lab.chunking.records import Chunk
 
-__all__ = ["Chunker"]
+__all__ = ["Chunker", "WindowChunker"]
 
 _Part = TypeVar("_Part")
 
@@ -54,3 +54,13 @@ class Chunker(ABC):
             raise ChunkingError(f"{type(self).__name__} cuts {what}; build the document with "
                                 f"Document.{constructor}")
         return part
+
+
+class WindowChunker(Chunker):
+    """A chunker of fixed windows (of tokens or words) that advance by size - overlap."""
+
+    def expected_chunks(self, n: int) -> int:
+        """How many windows a run of ``n`` tokens or words gives (0 when ``n`` is 0)."""
+        self._check_params()
+        size, overlap = self.window_params
+        return window_count(n, getattr(self, size), getattr(self, overlap))

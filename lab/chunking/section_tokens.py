@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from lab.chunking.budgets import window_bounds, window_count
-from lab.chunking.chunker import Chunker
+from lab.chunking.budgets import window_bounds
+from lab.chunking.chunker import WindowChunker
 from lab.chunking.document import Document
 from lab.chunking.records import Chunk, fingerprint
 from lab.chunking.slugs import LEAD_SLUG, SlugRegistry, slugify
@@ -12,7 +12,7 @@ from lab.chunking.tokens import TokenIndex
 __all__ = ["SectionTokenChunker"]
 
 
-class SectionTokenChunker(Chunker):
+class SectionTokenChunker(WindowChunker):
     """Windows of ``max_tokens`` lab tokens advancing ``max_tokens - overlap``, never across sections.
 
     It cuts Notion pages (:meth:`Document.from_notion_page`), whose flattening gives the sections.
@@ -35,11 +35,6 @@ class SectionTokenChunker(Chunker):
     def __init__(self, max_tokens: int = 300, overlap: int = 50) -> None:
         self.max_tokens = max_tokens
         self.overlap = overlap
-
-    def expected_chunks(self, n_tokens: int) -> int:
-        """How many chunks a section of ``n_tokens`` tokens gives (0 for an empty section)."""
-        self._check_params()
-        return window_count(n_tokens, self.max_tokens, self.overlap)
 
     def _split(self, document: Document) -> list[Chunk]:
         flat = self._needs(document.flat, "the sections of a flattened Notion page",

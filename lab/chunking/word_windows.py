@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from lab.chunking.budgets import window_bounds, window_count
-from lab.chunking.chunker import Chunker
+from lab.chunking.budgets import window_bounds
+from lab.chunking.chunker import WindowChunker
 from lab.chunking.document import Document
 from lab.chunking.records import Chunk, fingerprint
 from lab.chunking.tokens import count_tokens
@@ -15,7 +15,7 @@ __all__ = ["WordWindowChunker"]
 _WORD = re.compile(r"\S+")
 
 
-class WordWindowChunker(Chunker):
+class WordWindowChunker(WindowChunker):
     """Windows of ``size`` words advancing ``size - overlap``, blind to where a note ends.
 
     A stream of notes (:meth:`Document.from_notes`) is read as one sequence of
@@ -32,11 +32,6 @@ class WordWindowChunker(Chunker):
     def __init__(self, size: int = 40, overlap: int = 10) -> None:
         self.size = size
         self.overlap = overlap
-
-    def expected_chunks(self, n_words: int) -> int:
-        """How many windows ``n_words`` words give (0 for no words)."""
-        self._check_params()
-        return window_count(n_words, self.size, self.overlap)
 
     def _split(self, document: Document) -> list[Chunk]:
         text = document.text

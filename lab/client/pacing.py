@@ -8,6 +8,7 @@ second), or a client that spends the connection's window budget in the least pos
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from lab.notion.api import PLANS
@@ -67,6 +68,7 @@ class FixedRate:
         return f"FixedRate(rate={self.rate})"
 
 
+@dataclass(eq=False, repr=False)  # the repr below shows the parameters only
 class BudgetAware:
     """Spend the connection's window budget as fast as it allows, never past it.
 
@@ -81,25 +83,23 @@ class BudgetAware:
     A connection 429 (only possible if another client uses the same token) realigns its windows.
     """
 
-    def __init__(self, budget: int = PLANS["free"], window_seconds: float = 60.0, origin: float = 0.0,
-                 min_rate: float = 0.5, recovery: float = 0.05, recent_seconds: float = 5.0,
-                 contention_refusals: int = 2, contention_seconds: float = 15.0) -> None:
-        self.budget = budget
-        self.window_seconds = window_seconds
-        self.origin = origin
-        self.min_rate = min_rate
-        self.recovery = recovery
-        self.recent_seconds = recent_seconds
-        self.contention_refusals = contention_refusals
-        self.contention_seconds = contention_seconds
-        self._refusals: deque[float] = deque()
-        self.rate_cap: float | None = None
-        self._free_rate: float | None = None
-        self._cap_since = 0.0
-        self._window: int | None = None
-        self._count = 0
-        self._last: float | None = None
-        self._recent: deque[float] = deque()
+    budget: int = PLANS["free"]
+    window_seconds: float = 60.0
+    origin: float = 0.0
+    min_rate: float = 0.5
+    recovery: float = 0.05
+    recent_seconds: float = 5.0
+    contention_refusals: int = 2
+    contention_seconds: float = 15.0
+    # what it has seen so far (parameters above are never changed by a run)
+    rate_cap: float | None = field(default=None, init=False)
+    _refusals: deque[float] = field(default_factory=deque, init=False)
+    _free_rate: float | None = field(default=None, init=False)
+    _cap_since: float = field(default=0.0, init=False)
+    _window: int | None = field(default=None, init=False)
+    _count: int = field(default=0, init=False)
+    _last: float | None = field(default=None, init=False)
+    _recent: deque[float] = field(default_factory=deque, init=False)
 
     @classmethod
     def for_plan(cls, plan: str, **kwargs: float) -> "BudgetAware":

@@ -8,61 +8,10 @@
   local citation check (the optional model call is :func:`lab.services.call_model`);
 """
 
-from lab.memory.context_cost import (
-    STRATEGIES,
-    ContextParams,
-    context_table,
-    cost_usd,
-    first_turn_retrieval_is_cheaper,
-    history_context,
-    history_to_retrieval_ratio,
-    history_total_closed_form,
-    retrieval_context,
-    summary_context,
-    totals,
-)
-from lab.memory.notes import NoteIndex, threshold_effect
-from lab.memory.profile import (
-    DEFAULT_ALLOWED_FIELDS,
-    ProfileFileError,
-    ProfileStore,
-    UpdateResult,
-    sensitive_reason,
-)
-from lab.memory.prompt import (
-    DEFAULT_SYSTEM,
-    CitationReport,
-    Prompt,
-    RetrievedNote,
-    assemble_prompt,
-    check_citations,
-    count_tokens,
-)
+from lab.memory import context_cost as _context_cost, notes as _notes, profile as _profile, prompt as _prompt
+from lab.memory.context_cost import *  # noqa: F403  each module's __all__ is its public API
+from lab.memory.notes import *  # noqa: F403
+from lab.memory.profile import *  # noqa: F403
+from lab.memory.prompt import *  # noqa: F403
 
-__all__ = [
-    "STRATEGIES",
-    "ContextParams",
-    "context_table",
-    "cost_usd",
-    "first_turn_retrieval_is_cheaper",
-    "history_context",
-    "history_to_retrieval_ratio",
-    "history_total_closed_form",
-    "retrieval_context",
-    "summary_context",
-    "totals",
-    "DEFAULT_ALLOWED_FIELDS",
-    "ProfileFileError",
-    "ProfileStore",
-    "UpdateResult",
-    "sensitive_reason",
-    "DEFAULT_SYSTEM",
-    "CitationReport",
-    "Prompt",
-    "RetrievedNote",
-    "assemble_prompt",
-    "check_citations",
-    "count_tokens",
-    "NoteIndex",
-    "threshold_effect",
-]
+__all__ = [*_context_cost.__all__, *_profile.__all__, *_prompt.__all__, *_notes.__all__]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 
@@ -145,45 +145,43 @@ class Metric:
 
 
 @dataclass(frozen=True)
-class PrecisionAt(Metric):
+class _Cutoff(Metric):
+    """A metric of the top ``k`` of a ranking: ``label`` names it, ``score`` computes it."""
+
+    k: int
+    label: ClassVar[str]
+    score: ClassVar[Callable[[Sequence[Hashable], Collection[Hashable], int], float]]
+
+    @property
+    def name(self) -> str:
+        return self.label.format(k=self.k)
+
+    def __call__(self, ranked: Sequence[Hashable], relevant: Collection[Hashable]) -> float:
+        return type(self).score(ranked, relevant, self.k)
+
+
+class PrecisionAt(_Cutoff):
     """precision@k."""
 
-    k: int
-
-    @property
-    def name(self) -> str:
-        return f"P@{self.k}"
-
-    def __call__(self, ranked: Sequence[Hashable], relevant: Collection[Hashable]) -> float:
-        return precision_at_k(ranked, relevant, self.k)
+    label, score = "P@{k}", staticmethod(precision_at_k)
 
 
-@dataclass(frozen=True)
-class IdealPrecisionAt(Metric):
+class IdealPrecisionAt(_Cutoff):
     """The ceiling of precision@k for this question: what a perfect ranking would score."""
 
-    k: int
-
-    @property
-    def name(self) -> str:
-        return f"ideal P@{self.k}"
-
-    def __call__(self, ranked: Sequence[Hashable], relevant: Collection[Hashable]) -> float:
-        return ideal_precision_at_k(len(relevant), self.k)
+    label, score = "ideal P@{k}", staticmethod(lambda ranked, relevant, k: ideal_precision_at_k(len(relevant), k))
 
 
-@dataclass(frozen=True)
-class RecallAt(Metric):
+class RecallAt(_Cutoff):
     """recall@k."""
 
-    k: int
+    label, score = "recall@{k}", staticmethod(recall_at_k)
 
-    @property
-    def name(self) -> str:
-        return f"recall@{self.k}"
 
-    def __call__(self, ranked: Sequence[Hashable], relevant: Collection[Hashable]) -> float:
-        return recall_at_k(ranked, relevant, self.k)
+class NdcgAt(_Cutoff):
+    """nDCG@k with binary gains."""
+
+    label, score = "nDCG@{k}", staticmethod(ndcg_at_k)
 
 
 @dataclass(frozen=True)
@@ -198,20 +196,6 @@ class ReciprocalRank(Metric):
 
     def __call__(self, ranked: Sequence[Hashable], relevant: Collection[Hashable]) -> float:
         return reciprocal_rank(ranked, relevant, self.k)
-
-
-@dataclass(frozen=True)
-class NdcgAt(Metric):
-    """nDCG@k with binary gains."""
-
-    k: int
-
-    @property
-    def name(self) -> str:
-        return f"nDCG@{self.k}"
-
-    def __call__(self, ranked: Sequence[Hashable], relevant: Collection[Hashable]) -> float:
-        return ndcg_at_k(ranked, relevant, self.k)
 
 
 # ---------------------------------------------------------------- many questions

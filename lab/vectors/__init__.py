@@ -5,44 +5,17 @@ in the lab ranks with :func:`top_k_rows` and returns :class:`Hit` records (id, s
 section, page), whatever it searched.
 """
 
-from lab.vectors.analyzers import (
-    ENGLISH_STOP_WORDS,
-    SPANISH_STOP_WORDS,
-    STOP_WORD_LISTS,
-    Analyzer,
-    CJKBigramAnalyzer,
-    WordAnalyzer,
-)
-from lab.vectors.bm25 import BM25, BM25_IDF
-from lab.vectors.estimator import NotFittedError
-from lab.vectors.lsa import LsaVectorizer
-from lab.vectors.purity import nearest_neighbour_purity, nearest_neighbours
-from lab.vectors.search import LEAD, Hit, check_k, cosine_scores, top_k_rows
-from lab.vectors.svd_map import GRAM_MAX_ROWS, SvdMap, svd_map
+from lab.vectors import analyzers as _analyzers, bm25 as _bm25, estimator as _estimator, lsa as _lsa
+from lab.vectors import purity as _purity, search as _search, svd_map as _svd_map, tfidf as _tfidf
+from lab.vectors.analyzers import *  # noqa: F403  each module's __all__ is its public API
+from lab.vectors.bm25 import *  # noqa: F403
+from lab.vectors.estimator import *  # noqa: F403
+from lab.vectors.lsa import *  # noqa: F403
+from lab.vectors.purity import *  # noqa: F403
+from lab.vectors.search import *  # noqa: F403
 from lab.vectors.sparse_rows import normalize_rows
-from lab.vectors.tfidf import TfidfVectorizer
+from lab.vectors.svd_map import *  # noqa: F403
+from lab.vectors.tfidf import *  # noqa: F403
 
-__all__ = [
-    "Analyzer",
-    "WordAnalyzer",
-    "CJKBigramAnalyzer",
-    "SPANISH_STOP_WORDS",
-    "ENGLISH_STOP_WORDS",
-    "STOP_WORD_LISTS",
-    "TfidfVectorizer",
-    "normalize_rows",
-    "NotFittedError",
-    "Hit",
-    "LEAD",
-    "check_k",
-    "cosine_scores",
-    "top_k_rows",
-    "svd_map",
-    "SvdMap",
-    "GRAM_MAX_ROWS",
-    "nearest_neighbours",
-    "nearest_neighbour_purity",
-    "LsaVectorizer",
-    "BM25",
-    "BM25_IDF",
-]
+__all__ = [*_analyzers.__all__, *_tfidf.__all__, "normalize_rows", *_estimator.__all__, *_search.__all__,
+           *_svd_map.__all__, *_purity.__all__, *_lsa.__all__, *_bm25.__all__]
