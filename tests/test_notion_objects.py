@@ -61,7 +61,8 @@ def test_knowledge_base_rows_carry_their_properties_and_parent() -> None:
     sim = make_simulator()
     ds = data_source_id(sim)
     row = call(sim, "POST", f"/v1/data_sources/{ds}/query", {"page_size": 1}).body["results"][0]
-    assert row["parent"] == {"type": "data_source_id", "data_source_id": ds}
+    database = sim.workspace.data_sources[ds].database_id
+    assert row["parent"] == {"type": "data_source_id", "data_source_id": ds, "database_id": database}
     assert row["properties"]["Tipo"]["select"]["name"] == "ficha"
     assert row["properties"]["Publicable"]["checkbox"] is True
     assert row["last_edited_time"].endswith(":00.000Z")

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from lab.errors import LabError
+from lab.simulator.workspace import Integration
 
 __all__ = ["APIError", "not_found", "validation_error"]
-
-_NOT_FOUND_HINT = "Make sure the relevant pages and databases are shared with your integration."
 
 
 class APIError(LabError):
@@ -26,15 +25,23 @@ class APIError(LabError):
     def body(self, request_id: str) -> dict[str, Any]:
         """The JSON body Notion sends for this error."""
         body: dict[str, Any] = {"object": "error", "status": self.status, "code": self.code,
-                                "message": self.message, "request_id": request_id}
+                                "message": self.message}
         if self.additional_data is not None:
             body["additional_data"] = self.additional_data
+        body["request_id"] = request_id  # last, where Notion puts it
         return body
 
 
-def not_found(kind: str, object_id: str) -> APIError:
-    """404 for an id that does not exist or is not shared: the two are indistinguishable."""
-    return APIError(404, "object_not_found", f"Could not find {kind} with ID: {object_id}. {_NOT_FOUND_HINT}")
+def not_found(kind: str, object_id: str, integration: Integration) -> APIError:
+    """404 for an id that does not exist or is not shared: the two are indistinguishable.
+
+    Like Notion, the answer names the integration that asked, and gives its bot id in
+    ``additional_data.integration_id``: the one to share the page with.
+    """
+    return APIError(404, "object_not_found",
+                    f"Could not find {kind} with ID: {object_id}. Make sure the relevant pages and databases are "
+                    f"shared with your integration \"{integration.name}\".",
+                    additional_data={"integration_id": integration.bot_id})
 
 
 def validation_error(message: str) -> APIError:

@@ -2,7 +2,8 @@
 
 Version ``2026-03-11`` carries ``in_trash`` only and names the meeting-notes block
 ``meeting_notes``; ``2025-09-03`` carries both ``archived`` and ``in_trash`` (same value) and
-still calls that block ``transcription``.
+still calls that block ``transcription``. Every other field is the same in both versions; the
+field sets are pinned against Notion's in ``tests/data/notion_fields.json``.
 """
 
 from __future__ import annotations
@@ -17,10 +18,16 @@ from lab.notion.richtext import rich_text
 from lab.simulator.ids import object_id
 from lab.simulator.workspace import Block, DataSource, Integration, Page, Workspace
 
-__all__ = ["page_object", "block_object", "data_source_object", "bot_user_object"]
+__all__ = ["page_object", "block_object", "page_as_block", "data_source_object", "bot_user_object",
+           "workspace_id", "MAX_FILE_UPLOAD_BYTES"]
 
 
 _SELECT_COLORS = ("blue", "red", "green", "yellow", "purple", "orange", "pink", "brown", "gray")
+
+#: ``bot.workspace_limits.max_file_upload_size_in_bytes`` by plan: 5 MiB on the free plan, 5 GiB
+#: on paid plans (Notion's file-upload guide; both values appear in real ``users/me`` answers).
+MAX_FILE_UPLOAD_BYTES: dict[str, int] = {"free": 5 * 2**20, "plus": 5 * 2**30, "business": 5 * 2**30,
+                                         "enterprise": 5 * 2**30}
 
 
 def _trash(version: str, in_trash: bool) -> dict[str, bool]:
@@ -43,14 +50,23 @@ def page_url(page: Page) -> str:
     return f"https://www.notion.so/{slug + '-' if slug else ''}{page.id.replace('-', '')}"
 
 
+def workspace_id(ws: Workspace) -> str:
+    """The workspace's id (``bot.workspace_id``): stable for a workspace name."""
+    return object_id("workspace", ws.name)
+
+
 def _option_id(property_id: str, name: str) -> str:
     """A stable id for a select option, whatever script its name is written in."""
     return object_id("option", property_id, name)[:8]
 
 
-def _parent(parent_type: str, parent_id: str | None) -> dict[str, Any]:
+def _parent(ws: Workspace, parent_type: str, parent_id: str | None) -> dict[str, Any]:
     if parent_type == "workspace":
         return {"type": "workspace", "workspace": True}
+    if parent_type == "data_source_id":
+        # A row names its data source and, since 2025-09-03, the database that holds it.
+        return {"type": "data_source_id", "data_source_id": parent_id,
+                "database_id": ws.data_sources[parent_id].database_id}
     return {"type": parent_type, parent_type: parent_id}
 
 
@@ -83,8 +99,10 @@ def page_object(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
         "last_edited_by": _user(page.edited_by),
         "cover": None,
         "icon": {"type": "emoji", "emoji": page.icon} if page.icon else None,
-        "parent": _parent(page.parent_type, page.parent_id),
+        "parent": _parent(ws, page.parent_type, page.parent_id),
         **_trash(version, page.in_trash),
+        # Notion's newer "archive" state, distinct from the trash; the workspace has no archived page.
+        "is_archived": False,
         "is_locked": False,
         "properties": _properties(ws, page),
         "url": page_url(page),
@@ -92,18 +110,25 @@ def page_object(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
     }
 
 
+def _content(block: Block) -> dict[str, Any]:
+    content = copy.deepcopy(block.content)
+    if block.type == "paragraph":
+        # Paragraphs gained an optional icon in 2026; Notion sends null when none is set.
+        content = {"rich_text": content["rich_text"], "icon": content.get("icon"),
+                   **{k: v for k, v in content.items() if k not in ("rich_text", "icon")}}
+    return content
+
+
 def block_object(ws: Workspace, block: Block, version: str) -> dict[str, Any]:
     """A block as ``GET /v1/blocks/{id}`` and ``.../children`` return it."""
-    kind = block.type
-    content = copy.deepcopy(block.content)
-    if kind == "child_page" and block.id in ws.pages:
-        content = {"title": ws.pages[block.id].title}
-    if kind == "meeting_notes" and version == "2025-09-03":
-        kind = "transcription"
+    if block.type == "child_page" and block.id in ws.pages:
+        # The block and its sub-page are one record in Notion: title, times and editors come from the page.
+        return _child_page(ws, ws.pages[block.id], version, _parent(ws, block.parent_type, block.parent_id))
+    kind = "transcription" if block.type == "meeting_notes" and version == "2025-09-03" else block.type
     return {
         "object": "block",
         "id": block.id,
-        "parent": _parent(block.parent_type, block.parent_id),
+        "parent": _parent(ws, block.parent_type, block.parent_id),
         "created_time": block.created,
         "last_edited_time": block.edited,
         "created_by": _user(block.created_by),
@@ -111,16 +136,20 @@ def block_object(ws: Workspace, block: Block, version: str) -> dict[str, Any]:
         "has_children": ws.has_children(block),
         **_trash(version, block.in_trash),
         "type": kind,
-        kind: content,
+        kind: _content(block),
     }
 
 
 def page_as_block(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
     """A page id is also a block id: retrieved as a block, a page is a ``child_page``."""
+    return _child_page(ws, page, version, _parent(ws, page.parent_type, page.parent_id))
+
+
+def _child_page(ws: Workspace, page: Page, version: str, parent: dict[str, Any]) -> dict[str, Any]:
     return {
         "object": "block",
         "id": page.id,
-        "parent": _parent(page.parent_type, page.parent_id),
+        "parent": parent,
         "created_time": page.created,
         "last_edited_time": page.edited,
         "created_by": _user(page.created_by),
@@ -132,43 +161,50 @@ def page_as_block(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
     }
 
 
+def _property_schema(name: str, prop: dict[str, Any]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": prop["id"], "name": name, "description": None, "type": prop["type"]}
+    if prop["type"] == "select":
+        entry["select"] = {"options": [{"id": _option_id(prop["id"], option), "name": option,
+                                        "color": _SELECT_COLORS[i % len(_SELECT_COLORS)], "description": None}
+                                       for i, option in enumerate(prop.get("options", []))]}
+    else:
+        entry[prop["type"]] = {}
+    return entry
+
+
 def data_source_object(ds: DataSource, version: str) -> dict[str, Any]:
     """The data source (the table of pages and its property schema)."""
-    properties = {}
-    for name, prop in ds.properties.items():
-        entry: dict[str, Any] = {"id": prop["id"], "name": name, "type": prop["type"]}
-        if prop["type"] == "select":
-            entry["select"] = {"options": [{"id": _option_id(prop["id"], o), "name": o,
-                                            "color": _SELECT_COLORS[i % len(_SELECT_COLORS)]}
-                                           for i, o in enumerate(prop.get("options", []))]}
-        else:
-            entry[prop["type"]] = {}
-        properties[name] = entry
     return {
         "object": "data_source",
         "id": ds.id,
+        "cover": None,
+        "icon": None,
         "created_time": ds.created,
         "last_edited_time": ds.edited,
         "created_by": _user(ds.created_by),
         "last_edited_by": _user(ds.edited_by),
         "title": rich_text(ds.title),
         "description": [],
-        "icon": None,
+        # A database at the top of the workspace is a full page; only one inside a page can be inline.
+        "is_inline": False,
+        "properties": {name: _property_schema(name, prop) for name, prop in ds.properties.items()},
         "parent": {"type": "database_id", "database_id": ds.database_id},
         "database_parent": {"type": "workspace", "workspace": True},
-        **_trash(version, ds.in_trash),
-        "properties": properties,
         "url": f"https://www.notion.so/{ds.database_id.replace('-', '')}",
+        "public_url": None,
+        **_trash(version, ds.in_trash),
     }
 
 
-def bot_user_object(ws: Workspace, integration: Integration) -> dict[str, Any]:
-    """``GET /v1/users/me``: the integration's bot user."""
+def bot_user_object(ws: Workspace, integration: Integration, *, plan: str = "free") -> dict[str, Any]:
+    """``GET /v1/users/me``: the integration's bot user, with its workspace and the plan's upload limit."""
     return {
         "object": "user",
         "id": integration.bot_id,
         "name": integration.name,
         "avatar_url": None,
         "type": "bot",
-        "bot": {"owner": {"type": "workspace", "workspace": True}, "workspace_name": ws.name},
+        "bot": {"owner": {"type": "workspace", "workspace": True}, "workspace_name": ws.name,
+                "workspace_id": workspace_id(ws),
+                "workspace_limits": {"max_file_upload_size_in_bytes": MAX_FILE_UPLOAD_BYTES[plan]}},
     }

@@ -346,7 +346,7 @@ class NotionSimulator:
         ws = self.workspace
         ds = ws.data_sources.get(ds_id)
         if ds is None or not self._visible(request, ds_id):
-            raise not_found("data_source", ds_id)
+            raise not_found("data_source", ds_id, request.integration)
         params = request.params
         self._check_keys(params, ("filter", "sorts", "start_cursor", "page_size"), "body")
         predicate = compile_filter(params["filter"], ds) if "filter" in params else (lambda page: True)
@@ -364,34 +364,34 @@ class NotionSimulator:
     def _retrieve_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
         ds = self.workspace.data_sources.get(ds_id)
         if ds is None or not self._visible(request, ds_id):
-            raise not_found("data_source", ds_id)
+            raise not_found("data_source", ds_id, request.integration)
         return data_source_object(ds, request.version)
 
     def _retrieve_page(self, request: _Request, page_id: str) -> dict[str, Any]:
         page = self.workspace.pages.get(page_id)
         if page is None or not self._visible(request, page_id):
-            raise not_found("page", page_id)
+            raise not_found("page", page_id, request.integration)
         return page_object(self.workspace, page, request.version)
 
     def _retrieve_block(self, request: _Request, block_id: str) -> dict[str, Any]:
         ws = self.workspace
         if not self._visible(request, block_id):
-            raise not_found("block", block_id)
+            raise not_found("block", block_id, request.integration)
         if block_id in ws.blocks:
             return block_object(ws, ws.blocks[block_id], request.version)
         if block_id in ws.pages:
             return page_as_block(ws, ws.pages[block_id], request.version)
-        raise not_found("block", block_id)
+        raise not_found("block", block_id, request.integration)
 
     def _list_children(self, request: _Request, block_id: str) -> dict[str, Any]:
         ws = self.workspace
         if (block_id not in ws.blocks and block_id not in ws.pages) or not self._visible(request, block_id):
-            raise not_found("block", block_id)
+            raise not_found("block", block_id, request.integration)
         self._check_keys(request.query, ("start_cursor", "page_size"), "query")
         children = [ws.blocks[c] for c in ws.children_of(block_id) if not ws.blocks[c].in_trash]
         return self._paginate(children, lambda b: block_object(ws, b, request.version), "children/" + block_id,
                               request.query, "query", "block")
 
     def _me(self, request: _Request) -> dict[str, Any]:
-        return bot_user_object(self.workspace, request.integration)
+        return bot_user_object(self.workspace, request.integration, plan=self.limits.plan)
 
