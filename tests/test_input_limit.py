@@ -17,6 +17,7 @@ from lab.notion import PageMetadata
 from lab.services.voyage import VOYAGE_INPUT_TOKENS, EmbeddingResult, VoyageEmbedder
 from lab.vectors import TfidfVectorizer
 from notion_blocks import Blocks, traverse
+from tests.fake_transport import ScriptedSession, answer
 
 MARKDOWN = """# Quickstart
 
@@ -122,6 +123,13 @@ def test_voyage_models_know_their_published_input_limit_and_it_can_be_overridden
     assert VoyageEmbedder("pa-key", model="voyage-4").max_input_tokens == 32_000 == VOYAGE_INPUT_TOKENS["voyage-4-lite"]
     assert VoyageEmbedder("pa-key", model="voyage-unknown").max_input_tokens is None
     assert VoyageEmbedder("pa-key", max_input_tokens=512).max_input_tokens == 512
+
+
+def test_the_voyage_client_asks_the_service_to_refuse_a_text_past_the_limit_rather_than_cut_it() -> None:
+    session = ScriptedSession(answer(200, {"data": [{"index": 0, "embedding": [1.0, 0.0]}],
+                                           "usage": {"total_tokens": 3}}))
+    VoyageEmbedder("pa-key", dimension=2, session=session).embed_documents(["uno dos tres"])
+    assert session.sent[0]["json"]["truncation"] is False
 
 
 def test_the_offline_models_read_every_token_so_they_have_no_limit() -> None:
