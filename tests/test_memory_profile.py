@@ -1,4 +1,4 @@
-"""The persistent profile: whitelist, sensitive values, forget from disk, atomic writes, time zones."""
+"""The persistent profile: whitelist, sensitive and third-party values, expiry, forget from disk, atomic writes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from lab.clock import SimulatedClock
-from lab.memory import DEFAULT_ALLOWED_FIELDS, ProfileFileError, ProfileStore, sensitive_reason
+from lab.memory import (DEFAULT_ALLOWED_FIELDS, DEFAULT_RETENTION, ProfileFileError, ProfileStore, refusal_reason,
+                        sensitive_reason, third_party_reason)
 
 MEXICO_CITY = timezone(timedelta(hours=-6))
 
@@ -133,7 +134,8 @@ def test_forget_deletes_the_field_from_the_file_on_disk(store: ProfileStore) -> 
     on_disk = json.loads(store.path.read_text(encoding="utf-8"))
     assert "answer_style" not in on_disk["profile"]
     assert b"two sentences and an example" not in store.stored_bytes()
-    assert ProfileStore(store.path).fields() == {k: SOFIA[k] for k in ("level", "name", "preferred_language", "topics")}
+    again = ProfileStore(store.path, clock=SimulatedClock())
+    assert again.fields() == {k: SOFIA[k] for k in ("level", "name", "preferred_language", "topics")}
 
 
 def test_forgetting_an_absent_field_reports_false_and_leaves_the_file_untouched(store: ProfileStore) -> None:
@@ -158,10 +160,10 @@ def test_the_stored_file_is_sorted_indented_utf8_json_ending_in_a_newline(store:
     stored = store.stored_bytes()
     assert stored.endswith(b"}\n") and "Sofía".encode() in stored
     document = json.loads(stored)
-    assert list(document) == ["version", "updated_at", "profile"]
-    assert list(document["profile"]) == sorted(document["profile"])
+    assert list(document) == ["version", "updated_at", "profile", "expires"]
+    assert list(document["profile"]) == sorted(document["profile"]) and list(document["expires"]) == ["level", "topics"]
     assert stored == (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode()
-    assert len(stored) == 265  # what the lesson prints as the size of the file
+    assert len(stored) == 369
 
 
 def test_two_stores_fed_the_same_edits_write_identical_bytes(tmp_path: Path) -> None:
@@ -202,7 +204,7 @@ def test_an_update_that_accepts_nothing_does_not_touch_the_file(store: ProfileSt
 
 
 def test_load_before_any_write_gives_an_empty_profile(store: ProfileStore) -> None:
-    assert store.load() == {"version": 1, "updated_at": None, "profile": {}}
+    assert store.load() == {"version": 2, "updated_at": None, "profile": {}, "expires": {}}
     with pytest.raises(FileNotFoundError, match="call update"):
         store.stored_bytes()
 
@@ -251,9 +253,12 @@ def test_a_corrupt_file_is_reported_with_its_path_and_what_to_do(store: ProfileS
     store.path.write_text('{"version": 1, "profile": {', encoding="utf-8")
     with pytest.raises(ProfileFileError, match=r"memory\.json is not valid JSON .* delete it"):
         store.load()
-    store.path.write_text('{"version": 2, "profile": {}}', encoding="utf-8")
-    with pytest.raises(ProfileFileError, match="not a version-1 profile"):
+    store.path.write_text('{"version": 3, "profile": {}}', encoding="utf-8")
+    with pytest.raises(ProfileFileError, match="not a version-2 profile"):
         store.update({"name": "Sofía"})
+    store.path.write_text('{"version": 2, "profile": {}, "expires": []}', encoding="utf-8")
+    with pytest.raises(ProfileFileError, match="'expires' object"):
+        store.fields()
 
 
 def test_the_default_whitelist_covers_stable_study_facts_and_nothing_identifying() -> None:
@@ -270,3 +275,94 @@ def test_update_needs_a_mapping_and_the_store_needs_a_whitelist(tmp_path: Path) 
 
 def test_repr_names_the_file_and_the_whitelist(store: ProfileStore) -> None:
     assert repr(store).startswith("ProfileStore(path=") and "memory.json" in repr(store) and "'topics'" in repr(store)
+
+
+DAY = 24 * 3600
+
+
+@pytest.mark.parametrize("value", [
+    "help my friend Diego with statistics",
+    "my sister's thesis data",
+    "she fails every quiz",
+    "call his manager",
+    "Her answers are better",
+    "mi amiga Lucía",
+    "el examen de mi hermano",
+    ["pandas", "my colleague's SQL"],
+])
+def test_values_about_someone_else_are_caught(value: object) -> None:
+    assert third_party_reason(value).startswith("about someone else")  # type: ignore[arg-type, union-attr]
+
+
+@pytest.mark.parametrize("value", ["Sofía", "postgraduate", "pass the data exam in June", "short answers",
+                                   "theme", "shell scripting", "brotherhood of the rose", ["pandas", "SQL"], 2026])
+def test_values_about_the_owner_pass_the_third_party_check(value: object) -> None:
+    assert third_party_reason(value) is None  # type: ignore[arg-type]
+
+
+def test_blind_spot_pinned_a_bare_name_gets_past_the_third_party_check() -> None:
+    assert third_party_reason("Diego cannot stand jazz") is None  # the whitelist stops it as a field
+
+
+def test_false_alarm_pinned_spanish_son_reads_as_english_son() -> None:
+    assert third_party_reason("las clases son los lunes") is not None
+
+
+def test_what_not_to_store_checks_the_whitelist_then_the_shape_then_secrets_then_other_people() -> None:
+    assert refusal_reason("note_about_diego", "Diego cannot stand jazz").startswith("not an allowed field")
+    assert "forget" in refusal_reason("goal", None)  # type: ignore[arg-type, operator]
+    assert "'password'" in refusal_reason("goal", "my friend's password is x")  # type: ignore[operator]
+    assert "'friend'" in refusal_reason("goal", "help my friend")  # type: ignore[operator]
+    assert refusal_reason("goal", "pass the data exam in June") is None
+    assert refusal_reason("pet", "a cat", allowed_fields=("pet",)) is None
+
+
+def test_an_allowed_field_about_someone_else_is_refused(store: ProfileStore) -> None:
+    result = store.update({"goal": "help my friend Diego pass statistics", "name": "Sofía"})
+    assert result.accepted == ("name",) and "mentions 'friend'" in result.rejected["goal"]
+
+
+def test_each_field_with_a_retention_is_stamped_with_when_it_expires(store: ProfileStore) -> None:
+    store.update({"name": "Sofía", "goal": "pass the data exam", "topics": ["pandas"]})
+    assert store.load()["expires"] == {"goal": "2026-07-08T16:00:00+00:00", "topics": "2026-10-06T16:00:00+00:00"}
+    assert DEFAULT_RETENTION["name"] is None and "name" not in store.load()["expires"]
+
+
+def test_an_expired_field_is_deleted_from_the_file_before_it_can_be_read(tmp_path: Path) -> None:
+    clock = SimulatedClock()
+    store = ProfileStore(tmp_path / "memory.json", clock=clock)
+    store.update({"name": "Sofía", "goal": "pass the data exam", "topics": ["pandas"]})
+    clock.sleep(90 * DAY - 1)
+    assert set(store.fields()) == {"name", "goal", "topics"}
+    clock.sleep(1)
+    assert store.fields() == {"name": "Sofía", "topics": ["pandas"]}
+    assert b"data exam" not in store.stored_bytes() and "goal" not in store.load()["expires"]
+    clock.sleep(365 * DAY)
+    assert store.expire() == ("topics",) and store.expire() == ()
+    assert store.fields() == {"name": "Sofía"}
+
+
+def test_writing_a_field_again_restarts_its_retention_and_forget_drops_its_expiry(tmp_path: Path) -> None:
+    clock = SimulatedClock()
+    store = ProfileStore(tmp_path / "memory.json", clock=clock)
+    store.update({"goal": "pass the data exam"})
+    clock.sleep(60 * DAY)
+    store.update({"goal": "pass the data exam"})
+    clock.sleep(60 * DAY)
+    assert "goal" in store.fields()
+    assert store.forget("goal") and store.load()["expires"] == {}
+
+
+def test_a_version_1_file_is_read_as_a_profile_whose_fields_never_expire(store: ProfileStore) -> None:
+    store.path.parent.mkdir(parents=True)
+    store.path.write_text('{"version": 1, "updated_at": null, "profile": {"goal": "exam"}}', encoding="utf-8")
+    assert store.fields() == {"goal": "exam"}
+    store.update({"name": "Sofía"})
+    assert store.load()["version"] == 2 and "goal" not in store.load()["expires"]
+
+
+def test_a_retention_must_be_a_positive_period_or_none(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="retention of 'goal'"):
+        ProfileStore(tmp_path / "m.json", retention={"goal": timedelta(0)})
+    with pytest.raises(ValueError, match="retention of 'goal'"):
+        ProfileStore(tmp_path / "m.json", retention={"goal": 90})  # type: ignore[dict-item]

@@ -7,6 +7,8 @@
 - :class:`SectionTokenChunker` cuts token windows within sections (lesson 03).
 - :class:`MarkdownHeaderChunker`, :class:`ParagraphChunker` and :class:`WordWindowChunker`
   are the strategies lesson 04 compares.
+- :func:`check_input_limit` names the chunks an embedding model would cut at its input
+  limit, before any call; a chunker given ``input_limit`` refuses to return them.
 
 Every chunker is called the same way, ``chunker.split(document)``, and returns :class:`Chunk`
 records whose ``body`` is an exact slice of the document's text
@@ -22,6 +24,7 @@ from lab.chunking.flatten import (
     MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks,
     rich_text_plain,
 )
+from lab.chunking.input_limit import InputLimitReport, InputTooLongError, check_input_limit
 from lab.chunking.markdown import MarkdownHeaderChunker
 from lab.chunking.markdown_outline import find_fences, parse_outline, parse_publication_comment
 from lab.chunking.paragraphs import ParagraphChunker
@@ -40,5 +43,6 @@ __all__ = [
     "Chunker", "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
     "window_count", "find_fences", "parse_outline", "parse_publication_comment", "slugify",
     "ChunkedCorpus", "chunk_pages",
+    "check_input_limit", "InputLimitReport", "InputTooLongError",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
 ]

@@ -3,7 +3,8 @@
 As with scikit-learn's estimators, a chunker stores its parameters unchanged and checks them
 when it is used, raising :class:`ChunkerParameterError` with what would be right; ``split``
 takes a :class:`Document` and returns :class:`Chunk` records whose ``body`` is
-``document.text[start:end]``, with deterministic ids and fingerprints.
+``document.text[start:end]``, with deterministic ids and fingerprints. A chunker given the
+embedding model's ``input_limit`` refuses to return a chunk whose text the model would cut.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import ClassVar, TypeVar
 from lab.chunking.budgets import check_window, window_count
 from lab.chunking.document import Document
 from lab.chunking.errors import ChunkingError
+from lab.chunking.input_limit import check_input_limit, check_limit_value
 from lab.chunking.records import Chunk
 
 __all__ = ["Chunker", "WindowChunker"]
@@ -29,20 +31,32 @@ class Chunker(ABC):
     #: Names of the parameters giving the chunk size and the overlap, checked before every split
     #: (as scikit-learn's ``_parameter_constraints``): size >= 1 and 0 <= overlap < size.
     window_params: ClassVar[tuple[str, str]]
+    #: Tokens the embedding model reads per text, or None for no check (set by each ``__init__``).
+    input_limit: int | None = None
 
     def split(self, document: Document) -> list[Chunk]:
-        """The chunks of ``document``, in document order."""
+        """The chunks of ``document``, in document order.
+
+        With an ``input_limit``, raises :class:`~lab.chunking.InputTooLongError` naming every
+        chunk whose ``text`` (header lines included) is longer, instead of returning it.
+        """
         self._check_params()
         if not isinstance(document, Document):
             raise ChunkingError(
                 f"{type(self).__name__}.split takes a Document, got {type(document).__name__}; build one with "
                 "Document.from_notion_page, Document.from_markdown, Document.from_text or Document.from_notes")
-        return self._split(document)
+        chunks = self._split(document)
+        if self.input_limit is not None:
+            check_input_limit(chunks, self.input_limit).raise_if_over()
+        return chunks
 
     def _check_params(self) -> None:
-        """Raise :class:`ChunkerParameterError` unless the size and overlap can produce chunks."""
+        """Raise :class:`ChunkerParameterError` unless the size and overlap can produce chunks
+        and the input limit, if any, is a positive number of tokens."""
         size, overlap = self.window_params
         check_window(getattr(self, size), getattr(self, overlap), size, overlap)
+        if self.input_limit is not None:
+            check_limit_value(self.input_limit, "input_limit")
 
     @abstractmethod
     def _split(self, document: Document) -> list[Chunk]:

@@ -17,4 +17,4 @@ class MalformedBlockError(ChunkingError):
 
 
 class ChunkerParameterError(ChunkingError):
-    """A chunker was configured with sizes that cannot produce windows (e.g. overlap >= size)."""
+    """A size that cannot work: windows that cannot advance (overlap >= size), a limit under one token."""

@@ -43,9 +43,10 @@ class MarkdownHeaderChunker(Chunker):
     chunker_name = "markdown_header"
     window_params = ("max_chars", "overlap_chars")
 
-    def __init__(self, max_chars: int = 1200, overlap_chars: int = 150) -> None:
+    def __init__(self, max_chars: int = 1200, overlap_chars: int = 150, input_limit: int | None = None) -> None:
         self.max_chars = max_chars
         self.overlap_chars = overlap_chars
+        self.input_limit = input_limit
 
     def _split(self, document: Document) -> list[Chunk]:
         file = self._needs(document.markdown, "a markdown file by its headers", "from_markdown(text, path)")

@@ -33,9 +33,10 @@ class ParagraphChunker(Chunker):
     chunker_name = "paragraphs"
     window_params = ("max_chars", "overlap_chars")
 
-    def __init__(self, max_chars: int = 900, overlap_chars: int = 150) -> None:
+    def __init__(self, max_chars: int = 900, overlap_chars: int = 150, input_limit: int | None = None) -> None:
         self.max_chars = max_chars
         self.overlap_chars = overlap_chars
+        self.input_limit = input_limit
 
     def _split(self, document: Document) -> list[Chunk]:
         if document.flat is None:

@@ -32,9 +32,10 @@ class SectionTokenChunker(WindowChunker):
     chunker_name = "section_tokens"
     window_params = ("max_tokens", "overlap")
 
-    def __init__(self, max_tokens: int = 300, overlap: int = 50) -> None:
+    def __init__(self, max_tokens: int = 300, overlap: int = 50, input_limit: int | None = None) -> None:
         self.max_tokens = max_tokens
         self.overlap = overlap
+        self.input_limit = input_limit
 
     def _split(self, document: Document) -> list[Chunk]:
         flat = self._needs(document.flat, "the sections of a flattened Notion page",

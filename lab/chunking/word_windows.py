@@ -29,9 +29,10 @@ class WordWindowChunker(WindowChunker):
     chunker_name = "word_windows"
     window_params = ("size", "overlap")
 
-    def __init__(self, size: int = 40, overlap: int = 10) -> None:
+    def __init__(self, size: int = 40, overlap: int = 10, input_limit: int | None = None) -> None:
         self.size = size
         self.overlap = overlap
+        self.input_limit = input_limit
 
     def _split(self, document: Document) -> list[Chunk]:
         text = document.text

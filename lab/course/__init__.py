@@ -7,8 +7,8 @@ lessons and checks their outputs. The library never imports this package.
 """
 
 from lab.course import notebook
-from lab.course.chunk_tables import (chunk_totals, chunks_per_file, count_formula_check, page_table, strategy_summary,
-                                     table_by_type, word_window_summary)
+from lab.course.chunk_tables import (chunk_totals, chunks_per_file, count_formula_check, input_limit_table, page_table,
+                                     strategy_summary, table_by_type, word_window_summary)
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.course.figures import save_figure
 from lab.course.handbook import read_handbook
@@ -24,4 +24,4 @@ __all__ = ["notebook", "afternoon_edits", "apply_edits", "save_figure", "read_ha
            "context_growth_chart", "method_comparison_chart", "precision_at_k_chart", "requests_per_second_chart",
            "similarity_heatmap", "size_histograms", "strategy_size_chart", "window_fill_chart", "save_table",
            "page_table", "table_by_type", "chunk_totals", "count_formula_check", "chunks_per_file", "strategy_summary",
-           "word_window_summary"]
+           "word_window_summary", "input_limit_table"]

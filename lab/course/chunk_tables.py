@@ -1,18 +1,19 @@
-"""The tables lessons 03 and 04 print about chunks: per page and type, totals, the count
-formula, strategies side by side, word windows over the study notes."""
+"""The tables lessons 03, 04 and 05 print about chunks: per page and type, totals, the count
+formula, strategies side by side, word windows over the study notes, chunks past input limits."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
-from lab.chunking import ChunkedCorpus, Chunk, Document, SectionTokenChunker, WordWindowChunker, count_tokens
+from lab.chunking import (ChunkedCorpus, Chunk, Document, SectionTokenChunker, WordWindowChunker, check_input_limit,
+                          count_tokens)
 
 __all__ = ["Comparison", "page_table", "table_by_type", "chunk_totals", "count_formula_check", "chunks_per_file",
-           "strategy_summary", "word_window_summary"]
+           "strategy_summary", "word_window_summary", "input_limit_table"]
 
 #: Chunks of the same documents cut by several chunkers: ``{strategy: {document id: chunks}}``.
 Comparison = dict[str, dict[str, list[Chunk]]]
@@ -133,4 +134,19 @@ def word_window_summary(notes: Document, sizes: Iterable[int] = (20, 40, 80),
                 "chunks_mixing_sources": sum(n > 1 for n in per_chunk),
                 "sources_per_chunk": sum(per_chunk) / len(per_chunk) if per_chunk else 0.0,
             })
+    return pd.DataFrame(rows)
+
+
+def input_limit_table(chunks: Iterable[Chunk], limits: Mapping[str, int]) -> pd.DataFrame:
+    """One row per model limit (``{model: max_tokens}``): the chunks it would cut and the tokens it would drop.
+
+    Columns: model, max_tokens, chunks_over, tokens_cut, longest_over (the longest text past the limit, 0 if none).
+    """
+    chunks = list(chunks)
+    rows = []
+    for model, max_tokens in limits.items():
+        report = check_input_limit(chunks, max_tokens)
+        rows.append({"model": model, "max_tokens": max_tokens, "chunks_over": report.count,
+                     "tokens_cut": report.tokens_past_limit,
+                     "longest_over": max((tokens for _, tokens in report.over), default=0)})
     return pd.DataFrame(rows)

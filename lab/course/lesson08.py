@@ -11,7 +11,7 @@ from lab.datasets.study_notes import load_study_notes
 from lab.memory import ContextParams, cost_usd, history_total_closed_form, sensitive_reason, totals
 from lab.memory.notes import NoteIndex, threshold_effect
 
-__all__ = ["GOALS", "SENSITIVE_GOALS", "exercise", "key_figures"]
+__all__ = ["CANDIDATES", "GOALS", "SENSITIVE_GOALS", "exercise", "key_figures"]
 
 # Values a chat might try to save as the profile's "goal"; the labels are what a careful person
 # would judge, not what the pattern sees.
@@ -24,6 +24,15 @@ GOALS = {
     "f": "ana at example dot com",
 }
 SENSITIVE_GOALS = frozenset({"a", "c", "d", "f"})
+# (field, value) pairs a chat might try to save, for the "what not to store" check.
+CANDIDATES = (
+    ("goal", "pass the data exam in June"),
+    ("goal", "help my friend Diego, he fails every statistics quiz"),
+    ("topics", ["pandas", "my sister's thesis data"]),
+    ("answer_style", "examples first; the wifi password is cuaderno2026"),
+    ("note_about_diego", "Diego cannot stand jazz"),
+    ("health", "appointment with the cardiologist tomorrow"),
+)
 TURNS = 30
 
 
@@ -59,5 +68,8 @@ def _highest_threshold() -> dict:
 def key_figures(tables: Path) -> str:
     """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
     totals = dict(pd.read_csv(tables / "08_totals.csv")[["strategy", "tokens_30_turns"]].values)
+    bodies = pd.read_csv(tables / "08_request_bodies.csv")["body_bytes"]
+    middle = pd.read_csv(tables / "08_lost_in_the_middle.csv").set_index("arrangement").loc["middle"]
     return (f"30 turns: history {totals['history']:,}, summary {totals['summary']:,}, retrieval "
-            f"{totals['retrieval']:,} tokens")
+            f"{totals['retrieval']:,} tokens; request body {bodies.iloc[0]:,} to {bodies.iloc[-1]:,} bytes "
+            f"over {len(bodies)} turns; answer in the middle found {middle['middle weight 0.5']} times at weight 0.5")

@@ -14,6 +14,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "data"
 
 from lab.datasets.docs_corpus import load_docs_corpus  # noqa: E402
-from lab.datasets.study_notes import load_study_notes, note_documents  # noqa: E402
+from lab.datasets.study_notes import load_study_notes, load_study_session, note_documents  # noqa: E402
 
-__all__ = ["REPO_ROOT", "DATA_DIR", "load_docs_corpus", "load_study_notes", "note_documents"]
+__all__ = ["REPO_ROOT", "DATA_DIR", "load_docs_corpus", "load_study_notes", "load_study_session", "note_documents"]

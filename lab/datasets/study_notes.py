@@ -2,7 +2,8 @@
 
 Lesson 04 cuts the notes, read one after another, into fixed word windows; lesson 07 uses the
 queries (each with the ids of its relevant notes, one with none) to measure retrieval.
-The file ``data/corpora/study_notes.json`` is written by hand.
+The file ``data/corpora/study_notes.json`` is written by hand, as is
+``data/corpora/study_session.json``, a scripted conversation about the notes (lesson 08).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Any
 
 from lab.datasets import DATA_DIR
 
-__all__ = ["STUDY_NOTES_PATH", "load_study_notes", "note_documents"]
+__all__ = ["STUDY_NOTES_PATH", "STUDY_SESSION_PATH", "load_study_notes", "load_study_session", "note_documents"]
 
 STUDY_NOTES_PATH = DATA_DIR / "corpora" / "study_notes.json"
+STUDY_SESSION_PATH = DATA_DIR / "corpora" / "study_session.json"
 
 
 def load_study_notes(path: Path = STUDY_NOTES_PATH) -> dict[str, Any]:
@@ -27,3 +29,8 @@ def note_documents(corpus: dict[str, Any] | None = None) -> list[tuple[str, str]
     """The notes as ``(id, text)`` pairs in file order, the input of the word-window chunker."""
     corpus = corpus if corpus is not None else load_study_notes()
     return [(note["id"], note["text"]) for note in corpus["notes"]]
+
+
+def load_study_session(path: Path = STUDY_SESSION_PATH) -> list[dict[str, str]]:
+    """The scripted conversation's turns, in order: ``[{"user": ..., "assistant": ...}, ...]``."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))["turns"]

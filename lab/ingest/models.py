@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 import scipy.sparse as sp
 
+from lab.chunking import check_input_limit
 from lab.ingest.store import IndexStore
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 from lab.vectors.estimator import Estimator
@@ -50,6 +51,9 @@ class CorpusModels(Estimator):
     lsa_matrix_ : float32 ndarray of shape (n_texts, n_components_), unit rows (``None`` without LSA).
     names_ : the model names the vectors are stored under: ``"tfidf"``, then ``"lsa-N"``.
     """
+
+    #: TF-IDF counts every term of a text and LSA reads its TF-IDF row: no input limit to cut at.
+    max_input_tokens = None
 
     def __init__(self, analyzer: Callable[[str], list[str]] = WordAnalyzer(), lsa_components: int | None = None,
                  random_state: int = 0) -> None:
@@ -113,10 +117,12 @@ def stored_tfidf(store: IndexStore, analyzer: Callable[[str], list[str]] = WordA
 class DenseEmbedder(Protocol):
     """What a dense model offers (``lab.services.voyage.VoyageEmbedder`` is one).
 
-    ``embed_documents`` returns a result with ``vectors`` (one row per text) and ``tokens`` (billed).
+    ``embed_documents`` returns a result with ``vectors`` (one row per text) and ``tokens`` (billed);
+    ``max_input_tokens`` is how much of each text the model reads (``None``: no known limit).
     """
 
     name: str
+    max_input_tokens: int | None
 
     def embed_documents(self, texts: Sequence[str]) -> Any: ...
 
@@ -132,7 +138,14 @@ class DenseVectors:
 
     @classmethod
     def embed(cls, embedder: DenseEmbedder, chunks: Sequence[Any]) -> DenseVectors:
-        """Send the chunks' texts to ``embedder`` (in its batches) and keep what comes back."""
+        """Send the chunks' texts to ``embedder`` (in its batches) and keep what comes back.
+
+        Raises :class:`~lab.chunking.InputTooLongError` before any call if a chunk is longer than
+        the embedder's ``max_input_tokens``: the model would embed only its beginning.
+        """
+        limit = getattr(embedder, "max_input_tokens", None)  # an embedder that names no limit is not checked
+        if limit is not None:
+            check_input_limit(chunks, limit).raise_if_over()
         result = embedder.embed_documents([chunk.text for chunk in chunks])
         return cls(model=embedder.name, chunks=chunks, vectors=np.asarray(result.vectors, dtype=np.float32),
                    tokens=int(result.tokens))

@@ -6,12 +6,20 @@
   that deletes from disk, and atomic writes;
 - :mod:`lab.memory.prompt` - prompt assembly with a similarity threshold and note ids, and a
   local citation check (the optional model call is :func:`lab.services.call_model`);
+- :mod:`lab.memory.conversation` - the request body a stateless API is sent turn after turn;
+- :mod:`lab.memory.lost_in_the_middle` - an offline reader that attends least to the middle
+  of a long context, to show why the best source goes first.
 """
 
-from lab.memory import context_cost as _context_cost, notes as _notes, profile as _profile, prompt as _prompt
+from lab.memory import (context_cost as _context_cost, conversation as _conversation,
+                        lost_in_the_middle as _lost_in_the_middle, notes as _notes, profile as _profile,
+                        prompt as _prompt)
 from lab.memory.context_cost import *  # noqa: F403  each module's __all__ is its public API
+from lab.memory.conversation import *  # noqa: F403
+from lab.memory.lost_in_the_middle import *  # noqa: F403
 from lab.memory.notes import *  # noqa: F403
 from lab.memory.profile import *  # noqa: F403
 from lab.memory.prompt import *  # noqa: F403
 
-__all__ = [*_context_cost.__all__, *_profile.__all__, *_prompt.__all__, *_notes.__all__]
+__all__ = [*_context_cost.__all__, *_profile.__all__, *_prompt.__all__, *_notes.__all__, *_conversation.__all__,
+           *_lost_in_the_middle.__all__]

@@ -26,6 +26,7 @@ __all__ = [
     "assemble_prompt",
     "check_citations",
     "count_tokens",
+    "system_with_profile",
 ]
 
 DEFAULT_SYSTEM = (
@@ -44,6 +45,17 @@ _BRACKETS = re.compile(r"\[([^\[\]]+)\]")
 
 def _is_note_id(candidate: str) -> bool:
     return _ID_FULL.fullmatch(candidate) is not None
+
+
+def system_with_profile(system: str, profile: Mapping[str, Any] | None) -> str:
+    """The system instruction with the profile appended as one ``<profile>`` line of JSON (unchanged without one).
+
+    The system instruction travels with every call, so a profile placed there reaches every
+    turn at a fixed cost.
+    """
+    if not profile:
+        return system
+    return f"{system}\n\n<profile>{json.dumps(dict(profile), ensure_ascii=False)}</profile>"
 
 
 @dataclass(frozen=True)
@@ -115,9 +127,7 @@ def assemble_prompt(question: str, retrieved: Sequence[RetrievedNote], min_score
                 "on this question: say that you do not know.")
     text = f"<notes>\n{body}\n</notes>\n\nQuestion: {question.strip()}"
 
-    if profile:
-        system = f"{system}\n\n<profile>{json.dumps(dict(profile), ensure_ascii=False)}</profile>"
-    return Prompt(system=system, text=text, included_ids=tuple(note.id for note in kept),
+    return Prompt(system=system_with_profile(system, profile), text=text, included_ids=tuple(note.id for note in kept),
                   excluded=left_out, min_score=float(min_score))
 
 

@@ -5,7 +5,8 @@ Anthropic Messages API. Both retry as :mod:`lab.retry` decides and never show th
 """
 
 from lab.services.anthropic import DEFAULT_MODEL, ModelAnswer, ModelCallError, Skipped, call_model
-from lab.services.voyage import EmbeddingError, EmbeddingResult, VoyageEmbedder, missing_key_message, voyage_from_env
+from lab.services.voyage import (VOYAGE_INPUT_TOKENS, EmbeddingError, EmbeddingResult, VoyageEmbedder,
+                                 missing_key_message, voyage_from_env)
 
 __all__ = ["DEFAULT_MODEL", "ModelAnswer", "ModelCallError", "Skipped", "call_model", "EmbeddingError",
-           "EmbeddingResult", "VoyageEmbedder", "missing_key_message", "voyage_from_env"]
+           "EmbeddingResult", "VoyageEmbedder", "missing_key_message", "voyage_from_env", "VOYAGE_INPUT_TOKENS"]

@@ -2,7 +2,8 @@
 
 Without the key nothing is sent and a one-line :class:`Skipped` result explains why. With it,
 one prompt (a system instruction and a user message, as :func:`lab.memory.assemble_prompt`
-builds them) is posted and the reply's text and usage are read back; a 429 or 529 is tried
+builds them, or a system instruction and a whole conversation's messages) is posted and the
+reply's text and usage are read back; a 429 or 529 is tried
 again as :class:`lab.retry.RetryPolicy` decides. The key travels only in the request header; it
 is never stored on any object this module returns or raises.
 """
@@ -10,8 +11,9 @@ is never stored on any object this module returns or raises.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import requests
 
@@ -20,8 +22,8 @@ from lab.errors import LabError
 from lab.redaction import check_secret, redact
 from lab.retry import RetryPolicy, parse_retry_after
 
-__all__ = ["ANTHROPIC_API_URL", "ANTHROPIC_VERSION", "DEFAULT_MODEL", "MessagesPrompt", "ModelAnswer",
-           "ModelCallError", "Skipped", "call_model"]
+__all__ = ["ANTHROPIC_API_URL", "ANTHROPIC_VERSION", "DEFAULT_MODEL", "MessagesPrompt", "MessagesConversation",
+           "ModelAnswer", "ModelCallError", "Skipped", "call_model", "request_body"]
 
 ANTHROPIC_API_URL = "https://api.anthropic.com"
 ANTHROPIC_VERSION = "2023-06-01"
@@ -36,6 +38,30 @@ class MessagesPrompt(Protocol):
 
     @property
     def text(self) -> str: ...
+
+
+class MessagesConversation(Protocol):
+    """What a multi-turn call sends: a system instruction and every message so far, oldest first."""
+
+    @property
+    def system(self) -> str: ...
+
+    @property
+    def messages(self) -> Sequence[Mapping[str, str]]: ...
+
+
+def request_body(prompt: MessagesPrompt | MessagesConversation, model: str = DEFAULT_MODEL,
+                 max_tokens: int = 1024) -> dict[str, Any]:
+    """The JSON body :func:`call_model` posts: the model, the system instruction and the messages.
+
+    The API keeps nothing between calls, so a conversation's body holds all of its messages;
+    a single prompt is one user message (its ``text``).
+    """
+    messages = getattr(prompt, "messages", None)
+    if messages is None:
+        messages = [{"role": "user", "content": prompt.text}]  # type: ignore[union-attr]
+    return {"model": model, "max_tokens": max_tokens, "system": prompt.system,
+            "messages": [dict(message) for message in messages]}
 
 
 @dataclass(frozen=True)
@@ -70,13 +96,13 @@ class ModelCallError(LabError, RuntimeError):
         self.status_code = status_code
 
 
-def call_model(prompt: MessagesPrompt, model: str = DEFAULT_MODEL, api_key_env: str = "ANTHROPIC_API_KEY",
+def call_model(prompt: MessagesPrompt | MessagesConversation, model: str = DEFAULT_MODEL, api_key_env: str = "ANTHROPIC_API_KEY",
                session: requests.Session | None = None, base_url: str = ANTHROPIC_API_URL,
                max_tokens: int = 1024, timeout: float = 60.0, retry: RetryPolicy | None = None,
                clock: Clock | None = None) -> ModelAnswer | Skipped:
     """Send ``prompt`` to the Anthropic Messages API if ``$api_key_env`` is set; otherwise skip with one line.
 
-    POSTs ``{base_url}/v1/messages`` with the ``x-api-key`` and ``anthropic-version`` headers.
+    POSTs :func:`request_body` to ``{base_url}/v1/messages`` with the ``x-api-key`` and ``anthropic-version`` headers.
     ``base_url`` and ``session`` exist so the call can be pointed at a local server in tests.
     ``retry`` (3 attempts by default) decides the waits, slept on ``clock`` (the wall clock).
     """
@@ -85,12 +111,7 @@ def call_model(prompt: MessagesPrompt, model: str = DEFAULT_MODEL, api_key_env: 
         return Skipped(f"{api_key_env} is not set: the model call is skipped; the prompt above is what would be sent.")
     check_secret(key, api_key_env)
     url = f"{base_url.rstrip('/')}/v1/messages"
-    payload = {
-        "model": model,
-        "max_tokens": max_tokens,
-        "system": prompt.system,
-        "messages": [{"role": "user", "content": prompt.text}],
-    }
+    payload = request_body(prompt, model, max_tokens)
     headers = {"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION, "content-type": "application/json"}
     poster = session if session is not None else requests
     retry = retry or RetryPolicy(max_attempts=3)

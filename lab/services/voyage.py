@@ -5,6 +5,11 @@ model prefixes each differently), model and output dimension as parameters, retr
 :class:`lab.retry.RetryPolicy` decides (``Retry-After`` honoured on 429), billed tokens summed
 from each response's ``usage``. The key is read from ``VOYAGE_API_KEY`` and never printed: not
 in reprs, not in errors.
+
+Each model reads at most ``max_input_tokens`` per text. By default the API would cut a longer
+text there and embed the rest of it unseen; this client sends ``truncation: false``, so the
+service refuses instead, and :func:`lab.chunking.check_input_limit` names such chunks before
+any call.
 """
 
 from __future__ import annotations
@@ -22,11 +27,17 @@ from lab.redaction import check_secret, redact
 from lab.retry import RetryPolicy, parse_retry_after
 
 __all__ = ["VoyageEmbedder", "EmbeddingResult", "EmbeddingError", "voyage_from_env", "VOYAGE_KEY_ENV",
-           "VOYAGE_API_URL", "missing_key_message"]
+           "VOYAGE_API_URL", "VOYAGE_INPUT_TOKENS", "missing_key_message"]
 
 VOYAGE_KEY_ENV = "VOYAGE_API_KEY"
 VOYAGE_API_URL = "https://api.voyageai.com/v1/embeddings"
 INPUT_TYPES = ("document", "query")
+
+#: Tokens each model reads per text, as Voyage AI publishes them (its context length).
+VOYAGE_INPUT_TOKENS = {
+    "voyage-4-large": 32_000, "voyage-4": 32_000, "voyage-4-lite": 32_000,
+    "voyage-3.5": 32_000, "voyage-3.5-lite": 32_000, "voyage-3-large": 32_000, "voyage-code-3": 32_000,
+}
 
 
 class EmbeddingError(LabError, RuntimeError):
@@ -56,11 +67,13 @@ class VoyageEmbedder:
     model, dimension : e.g. ``voyage-4`` and 1024 (also 256, 512, 2048 for that family).
     batch_size : texts per request (the API accepts up to 1,000; 128 stays far from its limits).
     retry : when to try a request again (5 attempts by default); waits happen on ``clock``.
+    max_input_tokens : tokens the model reads per text; by default the published figure
+        (:data:`VOYAGE_INPUT_TOKENS`), ``None`` for a model missing there.
     """
 
     def __init__(self, api_key: str, model: str = "voyage-4", dimension: int | None = 1024, batch_size: int = 128,
                  url: str = VOYAGE_API_URL, session: requests.Session | None = None, clock: Clock | None = None,
-                 retry: RetryPolicy | None = None, timeout: float = 60.0) -> None:
+                 retry: RetryPolicy | None = None, timeout: float = 60.0, max_input_tokens: int | None = None) -> None:
         if not api_key:
             raise EmbeddingError(missing_key_message())
         if batch_size < 1:
@@ -74,6 +87,7 @@ class VoyageEmbedder:
         self.clock = clock or WallClock()
         self.retry = retry or RetryPolicy(max_attempts=5)
         self.timeout = timeout
+        self.max_input_tokens = max_input_tokens if max_input_tokens is not None else VOYAGE_INPUT_TOKENS.get(model)
         self._rng = self.retry.rng()
 
     def __repr__(self) -> str:
@@ -91,8 +105,9 @@ class VoyageEmbedder:
         rows: list[list[float]] = []
         tokens = requests_made = 0
         for start in range(0, len(texts), self.batch_size):
+            # truncation off: a text past the model's limit is refused, never embedded in part
             body = {"input": list(texts[start:start + self.batch_size]), "model": self.model,
-                    "input_type": input_type}
+                    "input_type": input_type, "truncation": False}
             if self.dimension:
                 body["output_dimension"] = self.dimension
             payload, attempts = self._post(body)

@@ -50,6 +50,9 @@ class TfidfVectorizer(Estimator):
     idf_ : ndarray of shape (n_terms,).
     """
 
+    #: A bag of words counts every term of a text, however long: no input limit to cut at.
+    max_input_tokens = None
+
     def __init__(
         self,
         analyzer: Callable[[str], list[str]] = WordAnalyzer(),
