@@ -3,13 +3,14 @@
 No model writes anything: the answer is one or two sentences copied from the sources, so it
 can only say what the knowledge base says, and a lesson runs the same way every time. A
 sentence's *coverage* is the share of the question's terms it contains, each term weighted by
-its idf over the corpus (a rare word like "polvorón" counts more than a common one):
+its idf over the corpus (a rare word like "polvorón" counts more than a common one), the
+sentence read with its page title, its section and the FAQ question it answers, if any:
 
     coverage(s, q) = sum of idf(t) over the distinct terms t of q found in s  /  sum of idf(t) over q
 
 The best sentence's coverage is the answer's confidence, in [0, 1], which the abstention
 threshold compares against. Questions are not answers: sentences ending in "?" (an FAQ's
-toggle titles) are skipped, and so are sentences the injection check flagged.
+toggle titles) are only context, and sentences the injection check flagged are skipped.
 """
 
 from __future__ import annotations
@@ -76,18 +77,31 @@ class ExtractiveAnswerer(Estimator):
                 skip: Collection[tuple[int, str]] = ()) -> list[Extract]:
         """The best sentences, best first (ties: the better-ranked source, then the earlier sentence)."""
         self._check_fitted("idf_")
-        candidates = [Extract(source.number, sentence, self.coverage(question, self._in_context(sentence, source)))
-                      for source in sources for sentence in sentences(source.text)
-                      if not sentence.endswith("?") and (source.number, sentence) not in skip]
+        candidates = [Extract(source.number, sentence, self.coverage(question, context))
+                      for source in sources for sentence, context in self._in_context(source)
+                      if (source.number, sentence) not in skip]
         ranked = sorted(candidates, key=lambda e: -e.coverage)  # stable: source order, then sentence order
         if not ranked or ranked[0].coverage == 0:
             return []
-        best = ranked[0].coverage
-        return [e for e in ranked[:self.max_sentences] if e.coverage >= self.follow_share * best]
+        chosen: list[Extract] = []
+        for extract in ranked:
+            if len(chosen) == self.max_sentences or extract.coverage < self.follow_share * ranked[0].coverage:
+                break
+            if all(extract.sentence != other.sentence for other in chosen):  # two pages may say it alike
+                chosen.append(extract)
+        return chosen
 
     @staticmethod
-    def _in_context(sentence: str, source: Source) -> str:
-        return f"{source.title} {source.section or ''} {sentence}"
+    def _in_context(source: Source) -> list[tuple[str, str]]:
+        """Each answer-like sentence of ``source`` with what it is read with: the title, the
+        section and the last question before it (an FAQ answer means little without its question)."""
+        read, asked = [], ""
+        for sentence in sentences(source.text):
+            if sentence.endswith("?"):
+                asked = sentence
+                continue
+            read.append((sentence, f"{source.title} {source.section or ''} {asked} {sentence}"))
+        return read
 
     def _weights(self, text: str) -> dict[str, float]:
         # a term the corpus never uses cannot be found in any source, so it weighs what the rarest term does

@@ -19,7 +19,7 @@ from lab.answering.sources import Source
 __all__ = ["INSTRUCTION_PATTERNS", "Flag", "instruction_like", "flag_sources"]
 
 _PATTERNS = (
-    r"\bignor\w*\s+(?:\w+\s+){0,2}instruccion\w*",
+    r"\bignor\w*\s+(?:\w+\s+){0,2}(?:instruccion\w*|indicaciones|reglas)",
     r"\bolvid\w*\s+(?:\w+\s+){0,2}(?:instruccion\w*|anterior\w*|reglas)",
     r"\b(?:prompt|mensaje|instrucciones)\s+del\s+sistema\b",
     r"\bahora\s+(?:eres|actúas?)\b",
