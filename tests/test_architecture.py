@@ -24,7 +24,7 @@ LAYERS = {
     "simulator": 4,
     "ingest": 5,
     "retrieval": 6, "memory": 6,
-    "cli": 7,
+    "answering": 7, "cli": 7,                               # answering reads the retrieval layer
     "course": 8,
     "__main__": 9, "__init__": 9,
 }

@@ -5,7 +5,10 @@
 - :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf) and
   :class:`StoredVectorRetriever` (any model in an ``IndexStore``) share
   ``search(query, k, audience=None, min_score=None)``.
-- :class:`RRF` fuses retrievers by reciprocal rank (k = 60).
+- :class:`RRF` fuses retrievers by reciprocal rank (k = 60); :class:`HeadingWeighted` counts
+  titles and sections more; :class:`RM3Retriever` adds pseudo-relevance feedback to BM25.
+- :mod:`lab.retrieval.recipe` holds the tuning ladder (:class:`Recipe`, :func:`climb`, :data:`TUNED`)
+  and :mod:`lab.retrieval.significance` the paired bootstrap that says how sure a gain is.
 - :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
   :mod:`lab.course.handbook` reads the Chinese handbook with its audiences.
 """
@@ -14,8 +17,13 @@ from lab.retrieval.corpus import SearchCorpus, UnknownAudienceError
 from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt, PrecisionAt, RecallAt,
                                       ReciprocalRank, compare_methods, evaluate_search, mean_table, miss_table,
                                       source_units)
-from lab.retrieval.labelled_sets import bakery_questions, handbook_questions, study_note_corpus, study_note_questions
+from lab.retrieval.labelled_sets import (bakery_questions, handbook_questions, study_note_corpus, study_note_questions,
+                                         unanswerable_bakery_questions)
+from lab.retrieval.feedback import RM3Retriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
+from lab.retrieval.headings import HeadingWeighted
+from lab.retrieval.recipe import TUNED, Ladder, Recipe, Step, climb
+from lab.retrieval.significance import Gain, paired_gain
 from lab.retrieval.retrievers import (
     BM25Retriever,
     LsaRetriever,
@@ -36,6 +44,16 @@ __all__ = [
     "StoredVectorRetriever",
     "RRF",
     "RRF_K",
+    "HeadingWeighted",
+    "RM3Retriever",
+    "Recipe",
+    "Step",
+    "Ladder",
+    "climb",
+    "TUNED",
+    "Gain",
+    "paired_gain",
+    "unanswerable_bakery_questions",
     "reciprocal_rank_fusion",
     "IdealPrecisionAt",
     "LabelledQuestion",

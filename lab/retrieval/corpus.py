@@ -8,13 +8,14 @@ before anything is ranked: a row the caller may not see gets no score at all.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from lab.errors import LabError
 from lab.ingest.store import IndexStore
+from lab.notion.pages import PageMetadata
 from lab.vectors.search import Hit
 
 __all__ = ["SearchCorpus", "UnknownAudienceError"]
@@ -27,12 +28,18 @@ def _field(chunk: Any, name: str) -> Any:
     return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
 
 
+def _optional_field(chunk: Any, name: str) -> Any:
+    return chunk.get(name) if isinstance(chunk, Mapping) else getattr(chunk, name, None)
+
+
 @dataclass(frozen=True)
 class SearchCorpus:
     """Chunks as parallel rows: ``ids[i]``, ``page_ids[i]``, ... describe row ``i`` of every retriever.
 
     ``audiences[i]`` is who may see row ``i`` (``None``: the corpus has no audiences, or the
-    page has none, in which case no audience-filtered search returns it).
+    page has none, in which case no audience-filtered search returns it). ``urls[i]`` and
+    ``edited[i]`` are the page's url and ``last_edited_time``, which hits carry so that an answer
+    can cite them; left out, they are ``None`` for every row.
     """
 
     ids: tuple[str, ...]
@@ -41,11 +48,17 @@ class SearchCorpus:
     sections: tuple[str | None, ...]
     texts: tuple[str, ...]
     audiences: tuple[str | None, ...]
+    urls: tuple[str | None, ...] = ()
+    edited: tuple[str | None, ...] = ()
     _audience_array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = len(self.ids)
-        lengths = {name: len(getattr(self, name)) for name in ("page_ids", "titles", "sections", "texts", "audiences")}
+        for name in ("urls", "edited"):
+            if not getattr(self, name):
+                object.__setattr__(self, name, (None,) * n)
+        lengths = {name: len(getattr(self, name))
+                   for name in ("page_ids", "titles", "sections", "texts", "audiences", "urls", "edited")}
         wrong = {name: length for name, length in lengths.items() if length != n}
         if wrong:
             raise ValueError(f"every column needs one entry per chunk ({n} ids), but got {wrong}")
@@ -55,23 +68,36 @@ class SearchCorpus:
         object.__setattr__(self, "_audience_array", np.array(self.audiences, dtype=object))
 
     @classmethod
-    def from_chunks(cls, chunks: Iterable[Any], audiences: Mapping[str, str] | None = None) -> SearchCorpus:
-        """Rows from chunks (``lab.chunking.Chunk``, stored rows or dicts), audiences looked up by page id."""
+    def from_chunks(cls, chunks: Iterable[Any], audiences: Mapping[str, str] | None = None,
+                    pages: Mapping[str, PageMetadata] | None = None) -> SearchCorpus:
+        """Rows from chunks (``lab.chunking.Chunk``, stored rows or dicts), audiences looked up by page id.
+
+        Each row's ``edited`` is its chunk's; its url is looked up in ``pages`` (page id ->
+        :class:`~lab.notion.PageMetadata`, as ``IndexStore.pages()`` returns them).
+        """
         chunks = list(chunks)
-        audiences = audiences or {}
+        audiences, pages = audiences or {}, pages or {}
+        page_ids = tuple(str(_field(c, "page_id")) for c in chunks)
         return cls(
             ids=tuple(str(_field(c, "id")) for c in chunks),
-            page_ids=tuple(str(_field(c, "page_id")) for c in chunks),
+            page_ids=page_ids,
             titles=tuple(str(_field(c, "title")) for c in chunks),
             sections=tuple(_field(c, "section") for c in chunks),
             texts=tuple(str(_field(c, "text")) for c in chunks),
-            audiences=tuple(audiences.get(str(_field(c, "page_id"))) for c in chunks),
+            audiences=tuple(audiences.get(page_id) for page_id in page_ids),
+            urls=tuple(pages[page_id].url if page_id in pages else None for page_id in page_ids),
+            edited=tuple(_optional_field(c, "edited") for c in chunks),
         )
 
     @classmethod
     def from_store(cls, store: IndexStore, model: str, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
-        """Rows from the chunks an index holds for ``model``, in id order (the order of ``store.vectors``)."""
-        return cls.from_chunks(store.chunks(model), audiences)
+        """Rows from the chunks an index holds for ``model``, in id order (the order of ``store.vectors``),
+        with each page's url and last edit as the index recorded them."""
+        return cls.from_chunks(store.chunks(model), audiences, store.pages())
+
+    def with_texts(self, texts: Iterable[str]) -> SearchCorpus:
+        """The same rows with other texts (one per row): what a retriever scores changes, what hits say does not."""
+        return replace(self, texts=tuple(texts))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -93,4 +119,4 @@ class SearchCorpus:
     def hit(self, row: int, score: float) -> Hit:
         """Row ``row`` as a :class:`Hit` with ``score``."""
         return Hit(score=float(score), id=self.ids[row], title=self.titles[row], section=self.sections[row],
-                   page_id=self.page_ids[row])
+                   page_id=self.page_ids[row], url=self.urls[row], edited=self.edited[row])

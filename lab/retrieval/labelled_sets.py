@@ -17,10 +17,11 @@ from lab.retrieval.evaluation import LabelledQuestion, Level
 from lab.datasets import DATA_DIR
 from lab.retrieval.corpus import SearchCorpus
 
-__all__ = ["BAKERY_QUESTIONS_PATH", "labelled_questions", "bakery_questions", "handbook_questions",
-           "study_note_questions", "study_note_corpus"]
+__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "labelled_questions", "bakery_questions",
+           "unanswerable_bakery_questions", "handbook_questions", "study_note_questions", "study_note_corpus"]
 
 BAKERY_QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
+UNANSWERABLE_PATH = DATA_DIR / "questions" / "bakery_unanswerable.json"
 
 
 def _gold_unit(gold: Mapping[str, str], page_id: Callable[[str], str], level: Level) -> Any:
@@ -45,6 +46,12 @@ def bakery_questions(page_id: Callable[[str], str], level: Level = "section") ->
     """The bakery's labelled questions; pass ``bakery_workspace().page_id``."""
     records = json.loads(BAKERY_QUESTIONS_PATH.read_text(encoding="utf-8"))
     return labelled_questions(records, page_id, level)
+
+
+def unanswerable_bakery_questions() -> list[LabelledQuestion]:
+    """Questions a customer might ask that the bakery's knowledge base cannot answer (no gold unit)."""
+    records = json.loads(UNANSWERABLE_PATH.read_text(encoding="utf-8"))
+    return [LabelledQuestion(record["id"], record["question"], frozenset()) for record in records]
 
 
 def handbook_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:

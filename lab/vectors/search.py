@@ -24,7 +24,9 @@ class Hit:
     """One search result: the item's id and score, the title and section naming it, its page.
 
     ``section`` is ``None`` for text before a page's first heading and for items without
-    sections (notes); ``page_id`` is ``None`` for items that belong to no page.
+    sections (notes); ``page_id`` is ``None`` for items that belong to no page. ``url`` and
+    ``edited`` (the page's ``last_edited_time``) let an answer cite the page and say how fresh
+    it is; ``None`` when the searched rows do not carry them.
     """
 
     id: str
@@ -32,6 +34,8 @@ class Hit:
     title: str
     section: str | None = None
     page_id: str | None = None
+    url: str | None = None
+    edited: str | None = None
 
     def __str__(self) -> str:
         return f"{self.score:.3f}  {self.title} > {self.section or LEAD}"

@@ -1,0 +1,23 @@
+"""Answering a question from the index, with citations, and abstaining when the index cannot.
+
+- :mod:`~lab.answering.sources` - retrieved chunks as numbered sources (title, section, url, last edit);
+- :mod:`~lab.answering.prompt` - the prompt: sources fenced as data, the question last;
+- :mod:`~lab.answering.injection` - a check for instruction-like text in the sources;
+- :mod:`~lab.answering.extractive` - an offline answerer that copies the best sentences and cites them;
+- :mod:`~lab.answering.answer` - :class:`Answerer`: retrieve, answer or abstain;
+- :mod:`~lab.answering.calibration` - citation accuracy, and the abstention threshold's trade-off.
+
+The model call that sends a prompt is :func:`lab.services.call_model`.
+"""
+
+from lab.answering import answer as _answer, calibration as _calibration, extractive as _extractive
+from lab.answering import injection as _injection, prompt as _prompt, sources as _sources
+from lab.answering.answer import *  # noqa: F403  each module's __all__ is its public API
+from lab.answering.calibration import *  # noqa: F403
+from lab.answering.extractive import *  # noqa: F403
+from lab.answering.injection import *  # noqa: F403
+from lab.answering.prompt import *  # noqa: F403
+from lab.answering.sources import *  # noqa: F403
+
+__all__ = [*_sources.__all__, *_prompt.__all__, *_injection.__all__, *_extractive.__all__, *_answer.__all__,
+           *_calibration.__all__]

@@ -1,0 +1,99 @@
+"""Answering a customer from the index: retrieve, number the sources, answer with citations or abstain.
+
+:class:`Answerer` searches with any retriever, turns the top hits into numbered sources
+(title, section, url, last edit), builds the prompt a model would receive, and answers offline
+with :class:`~lab.answering.extractive.ExtractiveAnswerer`. Below the ``threshold`` of
+confidence it abstains with a fixed answer that says whom to ask, rather than guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lab.answering.extractive import ExtractiveAnswerer
+from lab.answering.injection import Flag, flag_sources
+from lab.answering.prompt import AnswerPrompt, build_prompt
+from lab.answering.sources import Source, numbered_sources
+from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.retrievers import Retriever
+
+__all__ = ["ABSTAIN_ANSWER", "Answer", "Answerer"]
+
+#: What the bakery's assistant says when the knowledge base does not answer: whom to ask instead.
+ABSTAIN_ANSWER = ("No encuentro la respuesta en nuestra base de conocimiento y prefiero no adivinar. "
+                  "Escríbanos por WhatsApp (lunes a sábado de 8:00 a 19:00, domingos de 8:00 a 14:00) "
+                  "o pregunte en el mostrador: una persona del equipo le contesta.")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer and everything needed to check it.
+
+    ``cited`` are the numbers of the sources the answer cites (none when it abstains);
+    ``confidence`` is the best sentence's coverage of the question; ``flags`` the
+    instruction-like sentences found in the sources (left out of the answer).
+    """
+
+    question: str
+    text: str
+    cited: tuple[int, ...]
+    sources: tuple[Source, ...]
+    confidence: float
+    abstained: bool
+    flags: tuple[Flag, ...]
+
+    def cited_sources(self) -> list[Source]:
+        """The sources the answer cites, in citation order."""
+        by_number = {source.number: source for source in self.sources}
+        return [by_number[number] for number in self.cited]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Answerer:
+    """Retrieve ``k`` chunks, answer from their sentences with citations, abstain below ``threshold``.
+
+    Parameters
+    ----------
+    retriever : any retriever (fitted by :meth:`fit` on the corpus).
+    k : how many chunks become numbered sources.
+    threshold : the lowest confidence that is still answered (0: always answer).
+    extractor : the offline answerer (an :class:`ExtractiveAnswerer` by default).
+    """
+
+    def __init__(self, retriever: Retriever, k: int = 5, threshold: float = 0.0,
+                 extractor: ExtractiveAnswerer | None = None) -> None:
+        self.retriever = retriever
+        self.k = k
+        self.threshold = threshold
+        self.extractor = extractor or ExtractiveAnswerer()
+
+    def fit(self, corpus: SearchCorpus) -> Answerer:
+        """Fit the retriever and the extractor on ``corpus``; returns self."""
+        self.retriever.fit(corpus)
+        self.extractor.fit(corpus.texts)
+        self.corpus_ = corpus
+        return self
+
+    def sources(self, question: str) -> list[Source]:
+        """The ``k`` best chunks for ``question`` as numbered sources."""
+        if not hasattr(self, "corpus_"):
+            raise ValueError("this Answerer is not fitted yet: call fit(corpus) with the chunks to search")
+        return numbered_sources(self.retriever.search(question, k=self.k), self.corpus_)
+
+    def prompt(self, question: str) -> AnswerPrompt:
+        """The prompt a model would receive for ``question`` (send it with ``lab.services.call_model``)."""
+        return build_prompt(question, self.sources(question))
+
+    def answer(self, question: str) -> Answer:
+        """Answer from the sources with a citation after each sentence, or abstain."""
+        sources = self.sources(question)
+        flags = flag_sources(sources)
+        extracts = self.extractor.extract(question, sources, skip={(f.number, f.sentence) for f in flags})
+        confidence = extracts[0].coverage if extracts else 0.0
+        if not extracts or confidence < self.threshold:
+            return Answer(question, ABSTAIN_ANSWER, (), tuple(sources), confidence, True, tuple(flags))
+        text = " ".join(f"{e.sentence} [{e.number}]" for e in extracts)
+        cited = tuple(dict.fromkeys(e.number for e in extracts))
+        return Answer(question, text, cited, tuple(sources), confidence, False, tuple(flags))

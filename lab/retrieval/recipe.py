@@ -1,0 +1,138 @@
+"""A retrieval recipe: every choice the tuning ladder makes, in one value that builds the search.
+
+The ladder of lesson 10 changes one knob at a time (the analyzer, how much headings count, the
+chunk size, pseudo-relevance feedback, fusion with LSA) and keeps what helps. A :class:`Recipe`
+holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step.
+:func:`climb` measures each step against the recipe kept so far and decides whether to keep it.
+:data:`TUNED` is where the bakery's ladder ends: the method the answering lesson searches with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pandas as pd
+
+from lab.chunking.chunker import Chunker
+from lab.chunking.corpus import chunk_pages
+from lab.chunking.section_tokens import SectionTokenChunker
+from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
+from lab.retrieval.feedback import RM3Retriever
+from lab.retrieval.fusion import RRF
+from lab.retrieval.headings import HeadingWeighted
+from lab.retrieval.retrievers import BM25Retriever, LsaRetriever, Retriever
+from lab.retrieval.significance import Gain, paired_gain
+from lab.vectors import CharNgramAnalyzer, WordAnalyzer
+
+__all__ = ["Recipe", "TUNED", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
+
+#: The three measures of every rung: does the answer come back, how high, and how high all of it.
+LADDER_METRICS: tuple[Metric, ...] = (RecallAt(8), ReciprocalRank(), NdcgAt(10))
+_DEPTH = 50  # chunks each search returns before sections are deduplicated and scored
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to cut the pages and build the retriever that searches them.
+
+    Parameters
+    ----------
+    analyzer : text -> terms, for BM25 (and LSA's TF-IDF when fused).
+    heading_weight : how many times a chunk's title and section count (1: once, as written).
+    chunker : how pages become chunks (lesson 03's 300/50 token windows by default).
+    feedback : BM25 with RM3 pseudo-relevance feedback (Anserini's 10 documents, 10 terms, 0.5).
+    lsa_components : fuse with LSA of that many dimensions by reciprocal rank (``None``: no fusion).
+    random_state : seed of LSA's start vector.
+    """
+
+    analyzer: Callable[[str], list[str]] = WordAnalyzer()
+    heading_weight: int = 1
+    chunker: Chunker = field(default_factory=SectionTokenChunker, compare=False)
+    feedback: bool = False
+    lsa_components: int | None = None
+    random_state: int = 0
+
+    def corpus(self, pages: Iterable[Any]) -> SearchCorpus:
+        """Chunk read pages (``KnowledgeBaseRead.pages``) with this recipe's chunker, urls and edits kept."""
+        pages = list(pages)
+        chunks = chunk_pages(pages, chunker=self.chunker).chunks
+        return SearchCorpus.from_chunks(chunks, pages={page.info.id: page.info for page in pages})
+
+    def retriever(self) -> Retriever:
+        """A new, unfitted retriever made the way this recipe says."""
+        keyword: Retriever = (RM3Retriever(analyzer=self.analyzer) if self.feedback
+                              else BM25Retriever(analyzer=self.analyzer))
+        if self.lsa_components is not None:
+            keyword = RRF([keyword, LsaRetriever(self.lsa_components, analyzer=self.analyzer,
+                                                 random_state=self.random_state)])
+        return HeadingWeighted(keyword, self.heading_weight) if self.heading_weight != 1 else keyword
+
+
+#: Where the bakery's ladder ends: BM25 over accent-folded character 4-grams of words, headings
+#: counted twice, fused by reciprocal rank with LSA-128 over the same terms.
+TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rung: a name a reader understands and the recipe fields it changes."""
+
+    name: str
+    changes: Mapping[str, Any]
+
+
+def keeps(gains: Mapping[str, Gain], tolerance: float = 0.02) -> bool:
+    """The ladder's rule: keep a step that raises at least two of the measures and lowers none
+    by more than ``tolerance`` (one question's worth of recall@8 on 55 questions)."""
+    return (sum(gain.mean > 0 for gain in gains.values()) >= 2
+            and all(gain.mean >= -tolerance for gain in gains.values()))
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """What :func:`climb` measured: one table row per rung, each rung's per-question scores, the
+    recipe reached."""
+
+    table: pd.DataFrame
+    per_question: dict[str, pd.DataFrame]
+    recipe: Recipe
+
+
+def _scores(recipe: Recipe, pages: Sequence[Any], questions: Sequence[LabelledQuestion],
+            metrics: Sequence[Metric]) -> pd.DataFrame:
+    retriever = recipe.retriever().fit(recipe.corpus(pages))
+    return evaluate_search(lambda q: retriever.search(q.question, k=_DEPTH), questions, metrics)
+
+
+def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions: Sequence[LabelledQuestion],
+          metrics: Sequence[Metric] = LADDER_METRICS, seed: int = 0) -> Ladder:
+    """Measure ``start``, then each step applied to the recipe kept so far; keep it if :func:`keeps`.
+
+    Each row gives the step's means, each measure's gain over the recipe kept so far with its
+    95% paired-bootstrap interval (seeded), the questions whose recall@8 went up or down, and
+    whether the step was kept.
+    """
+    names = [m.name for m in metrics]
+    current, current_scores = start, _scores(start, pages, questions, metrics)
+    rows = [{"step": "start", **{n: current_scores[n].mean() for n in names}, "kept": True}]
+    per_question = {"start": current_scores}
+    for step in steps:
+        candidate = replace(current, **step.changes)
+        scores = _scores(candidate, pages, questions, metrics)
+        gains = {n: paired_gain(current_scores.set_index("question")[n], scores.set_index("question")[n],
+                                seed=seed) for n in names}
+        kept = keeps(gains)
+        row: dict[str, Any] = {"step": step.name, **{n: scores[n].mean() for n in names}}
+        for n, gain in gains.items():
+            row[f"gain {n}"] = gain.mean
+            row[f"95% CI {n}"] = f"[{gain.low:+.3f}, {gain.high:+.3f}]"
+        first = gains[names[0]]
+        row.update({f"{names[0]} up/down": f"{first.won}/{first.lost}", "kept": kept})
+        rows.append(row)
+        per_question[step.name] = scores
+        if kept:
+            current, current_scores = candidate, scores
+    return Ladder(table=pd.DataFrame(rows), per_question=per_question, recipe=current)

@@ -1,0 +1,95 @@
+"""Tuning pieces: heading weighting, RM3 feedback, the paired bootstrap and the ladder's rule."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from lab.retrieval import (BM25Retriever, HeadingWeighted, Recipe, RM3Retriever, SearchCorpus, Step, climb,
+                           paired_gain)
+from lab.retrieval.evaluation import LabelledQuestion
+from lab.retrieval.recipe import keeps
+from lab.retrieval.significance import Gain
+from lab.vectors import CharNgramAnalyzer
+
+CORPUS = SearchCorpus(
+    ids=("a", "b", "c"), page_ids=("p1", "p2", "p3"),
+    titles=("Ficha: Polvorón", "Política de entregas", "Aviso: 1 de mayo"),
+    sections=("Alérgenos", "Costos", "Horario"),
+    texts=("Ficha: Polvorón > Alérgenos\nLleva cacahuate y trigo.",
+           "Política de entregas > Costos\nEl envío cuesta 40 pesos en la zona 1; el cacahuate no.",
+           "Aviso: 1 de mayo > Horario\nAbrimos de 8:00 a 14:00."),
+    audiences=(None, None, None), urls=("u1", "u2", "u3"), edited=("e1", "e2", "e3"))
+
+
+def test_hits_carry_the_page_url_and_last_edit_for_citations() -> None:
+    hit = BM25Retriever().fit(CORPUS).search("cacahuate", k=1)[0]
+    assert (hit.url, hit.edited) == ("u1", "e1")
+
+
+def test_a_corpus_without_urls_or_edits_gives_none_for_every_row() -> None:
+    bare = SearchCorpus(ids=("a",), page_ids=("p",), titles=("T",), sections=(None,), texts=("x",), audiences=(None,))
+    assert bare.urls == (None,) and bare.edited == (None,)
+
+
+def test_heading_weight_lifts_the_chunk_whose_heading_names_the_question() -> None:
+    question = "¿Alérgenos del polvorón?"
+    plain = BM25Retriever().fit(CORPUS).score(question)
+    weighted = HeadingWeighted(BM25Retriever(), weight=3).fit(CORPUS)
+    assert weighted.retriever.score(question)[0] > plain[0]
+    assert weighted.search(question, k=1)[0].id == "a" and weighted.corpus_ is CORPUS
+
+
+def test_heading_weight_one_leaves_the_texts_alone_and_zero_is_refused() -> None:
+    assert HeadingWeighted(BM25Retriever(), 1).fit(CORPUS).retriever.corpus_.texts == CORPUS.texts
+    with pytest.raises(ValueError, match="weight must be a positive integer"):
+        HeadingWeighted(BM25Retriever(), 0).fit(CORPUS)
+
+
+def test_rm3_adds_the_top_documents_words_to_the_query() -> None:
+    rm3 = RM3Retriever(fb_docs=1, fb_terms=10).fit(CORPUS)
+    weights = rm3.expanded_query("polvorón")
+    vocabulary = rm3.bm25_.vocabulary_
+    assert vocabulary["trigo"] in weights and sum(weights.values()) == pytest.approx(1.0)
+
+
+def test_rm3_with_only_the_original_query_ranks_like_bm25() -> None:
+    rm3 = RM3Retriever(original_weight=1.0).fit(CORPUS)
+    bm25 = BM25Retriever().fit(CORPUS)
+    assert [h.id for h in rm3.search("cacahuate trigo", k=3)] == [h.id for h in bm25.search("cacahuate trigo", k=3)]
+    assert RM3Retriever().fit(CORPUS).search("violín", k=3) == []
+
+
+def test_the_paired_bootstrap_interval_contains_the_mean_and_counts_wins_and_losses() -> None:
+    before = pd.Series([0.0, 1.0, 0.5, 1.0], index=list("abcd"))
+    after = pd.Series([1.0, 1.0, 0.0, 1.0], index=list("abcd"))
+    gain = paired_gain(before, after, n_resamples=2_000, seed=1)
+    assert gain.low <= gain.mean <= gain.high and (gain.won, gain.lost) == (1, 1)
+    assert gain == paired_gain(before, after, n_resamples=2_000, seed=1)
+
+
+def test_the_ladder_keeps_a_step_that_raises_two_measures_and_drops_one_that_costs_a_question() -> None:
+    up, flat, down = Gain(0.03, 0, 0.1, 2, 0), Gain(0.0, -0.01, 0.01, 0, 0), Gain(-0.03, -0.1, 0, 0, 2)
+    assert keeps({"r": up, "m": up, "n": flat})
+    assert not keeps({"r": up, "m": up, "n": down})
+    assert not keeps({"r": up, "m": flat, "n": flat})
+
+
+class _Page:
+    def __init__(self, info, blocks):
+        self.info, self.blocks = info, blocks
+
+
+def test_climb_measures_each_step_against_the_recipe_kept_so_far() -> None:
+    from lab.notion.pages import PageMetadata
+
+    def paragraph(text: str) -> dict:
+        return {"type": "paragraph", "paragraph": {"rich_text": [{"plain_text": text}]}}
+
+    pages = [_Page(PageMetadata(id=f"p{i}", title=title, type="faq", edited="e", url=f"u{i}"), [(0, paragraph(text))])
+             for i, (title, text) in enumerate([("Polvorones", "Los polvorones llevan cacahuate."),
+                                                 ("Entregas", "Repartimos en bicicleta de carga.")])]
+    questions = [LabelledQuestion("q1", "¿El polvorón lleva cacahuate?", frozenset({("p0", None)}))]
+    ladder = climb(Recipe(), [Step("4-grams", {"analyzer": CharNgramAnalyzer(n=4)})], pages, questions)
+    assert list(ladder.table["step"]) == ["start", "4-grams"]
+    assert set(ladder.per_question) == {"start", "4-grams"}
