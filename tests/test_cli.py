@@ -11,7 +11,7 @@ import time
 import pytest
 import requests
 
-from lab.cli import DEFAULT_SERVE_TOKEN, main
+from lab.cli import DEFAULT_SERVE_TOKEN, ExitCode, main
 from lab.clock import WallClock
 from lab.simulator.server import serve_in_background
 from lab.ingest.store import IndexStore
@@ -46,13 +46,14 @@ def test_index_then_sync_against_the_served_simulator(served, tmp_path, monkeypa
 def test_the_token_comes_from_the_environment_only(served, tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.delenv("KB_TOKEN", raising=False)
     assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "x.sqlite"),
-                 "--token-env", "KB_TOKEN"]) == 2
+                 "--token-env", "KB_TOKEN"]) == ExitCode.TOKEN
     assert "KB_TOKEN is not set" in capsys.readouterr().err
     monkeypatch.setenv("KB_TOKEN", "ntn_wrong_token")
     assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "x.sqlite"),
-                 "--token-env", "KB_TOKEN"]) == 1
+                 "--token-env", "KB_TOKEN"]) == ExitCode.FAILED
     err = capsys.readouterr().err
-    assert "401 unauthorized" in err and "left as it was" in err and "ntn_wrong_token" not in err
+    assert "401 unauthorized" in err and "is unchanged" in err and "ntn_wrong_token" not in err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "x.sqlite").exists()  # no empty index left behind
 
 
 def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
