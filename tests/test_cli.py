@@ -15,6 +15,7 @@ from lab.cli import DEFAULT_SERVE_TOKEN, ExitCode, main
 from lab.clock import WallClock
 from lab.simulator.server import serve_in_background
 from lab.ingest.store import IndexStore
+from lab.simulator import default_token, derived_token
 from lab.simulator.workspaces import bakery_simulator
 
 
@@ -61,8 +62,9 @@ def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
     process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", str(port), "--token", "ntn_secret_x"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        first = process.stdout.readline()
+        first = "".join(process.stdout.readline() for _ in range(4))  # address, two integrations, usage
         assert f"http://127.0.0.1:{port}" in first
+        assert "derived_token(<your --token>, 'lote-nocturno')" in first  # the banner says how to get each token
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -73,6 +75,11 @@ def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         assert me.status_code == 200 and me.json()["type"] == "bot"
+        guessed, derived = default_token("lote-nocturno", 0), derived_token("ntn_secret_x", "lote-nocturno")
+        for token, status in ((guessed, 401), (derived, 200)):
+            batch = requests.get(f"http://127.0.0.1:{port}/v1/users/me", timeout=5,
+                                 headers={"Authorization": f"Bearer {token}", "Notion-Version": "2026-03-11"})
+            assert batch.status_code == status  # the other integration's token derives from --token, not the seed
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=15)
     finally:
