@@ -227,3 +227,22 @@ def test_the_official_sdk_does_not_retry_a_529_but_the_lab_client_does() -> None
         for _ in range(12):
             assert lab_client.users.me()["type"] == "bot"
         assert (lab_client.log.frame()["status"] == 529).any()
+
+
+def test_sixteen_clients_connecting_at_once_are_all_queued_and_answered(served) -> None:
+    sim, server = served
+    assert server.request_queue_size >= 128  # the listen backlog: none of them is reset while others are served
+    barrier, statuses = threading.Barrier(16), []
+
+    def client() -> None:
+        with requests.Session() as session:
+            barrier.wait()
+            statuses.extend(session.get(server.base_url + "/v1/users/me", headers=_headers(sim), timeout=10).status_code
+                            for _ in range(5))
+
+    threads = [threading.Thread(target=client) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * 80
