@@ -31,7 +31,7 @@ from lab.notion import PLANS, plain_text
 from lab.redaction import check_secret, redact
 from lab.retry import RETRY_AFTER_STATUSES, RetryPolicy
 from lab.simulator import KB_INTEGRATION, LimitsConfig, NotionSimulator, Workspace, derived_token
-from lab.simulator.server import IDLE_TIMEOUT
+from lab.simulator.server import IDLE_TIMEOUT, SimulatorHTTPServer
 
 if TYPE_CHECKING:
     from lab.ingest.store import IndexStore
@@ -110,7 +110,6 @@ _RATE = _in_range(float, 0.0, 1_000.0, above=True)
 
 def _serve(args: argparse.Namespace) -> int:
     from lab.datasets.bakery import load_bakery_workspace
-    from lab.simulator.server import SimulatorHTTPServer
 
     token = args.token if args.token is not None else DEFAULT_SERVE_TOKEN
     _check_token(token, "--token")
@@ -131,8 +130,8 @@ def _serve(args: argparse.Namespace) -> int:
           f"{limits.budget} requests per {args.window_seconds:g}-s window, seed {args.seed})")
     for key, integration in sorted(workspace.integrations.items()):
         print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, args.token)}")
-    print(f"Use base_url without /v1 with the official SDK. Connections silent for {args.idle_timeout:g} s are closed. "
-          "Ctrl-C or SIGTERM stops the server.", flush=True)
+    print(f"Use base_url without /v1 with the official SDK. Connections silent for {args.idle_timeout:g} s are "
+          "closed. Ctrl-C or SIGTERM stops the server.", flush=True)
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -238,7 +238,8 @@ def test_every_exit_code_is_listed_in_the_help() -> None:
     assert all(f"{code.value} {code.name.lower()}" in " ".join(run.stdout.split()) for code in ExitCode)
 
 
-@pytest.mark.parametrize("token", ["ntn_SECRET1\nSECRET2", "ntn_SECRET1 SECRET2", ""], ids=["newline", "space", "empty"])
+@pytest.mark.parametrize("token", ["ntn_SECRET1\nSECRET2", "ntn_SECRET1 SECRET2", ""],
+                         ids=["newline", "space", "empty"])
 def test_serve_refuses_a_token_with_whitespace_or_control_characters_without_echoing_it(capsys, token) -> None:
     assert main(["serve", "--port", "0", "--token", token]) == ExitCode.TOKEN
     out, err = capsys.readouterr()

@@ -89,8 +89,8 @@ requests_lines = _mostly(st.sampled_from(READS), st.tuples(odd_methods, st.sampl
                          st.tuples(st.sampled_from(["GET", "POST"]), odd_paths))
 queries = st.dictionaries(st.sampled_from(["page_size", "start_cursor", "filter_properties"]) | st.text(max_size=5),
                           strings | st.integers(-5, 200).map(str) | st.integers().map(str), max_size=3)
-auths = _mostly(st.just(f"Bearer {TOKEN}"), st.none(), st.sampled_from(["Bearer nope", TOKEN, "", "Bearer ", f"bearer {TOKEN}"]),
-               strings)
+auths = _mostly(st.just(f"Bearer {TOKEN}"), st.none(),
+                st.sampled_from(["Bearer nope", TOKEN, "", "Bearer ", f"bearer {TOKEN}"]), strings)
 versions = _mostly(st.just("2026-03-11"), st.none(), st.sampled_from(["2025-09-03", "1999-01-01", ""]), strings)
 
 
