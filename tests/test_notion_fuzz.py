@@ -27,7 +27,7 @@ DS = next(iter(SIM.workspace.data_sources))
 ROUTES = ["/v1/search", f"/v1/pages/{PAGE}", f"/v1/blocks/{PAGE}", f"/v1/blocks/{PAGE}/children",
           f"/v1/data_sources/{DS}/query", f"/v1/data_sources/{DS}", "/v1/users/me", "/v1/pages/xyz", "/v1/", "/",
           "/v1/blocks//children"]
-STATUSES = {200, 400, 401, 403, 404, 405, 413, 414, 431, 505}
+STATUSES = {200, 400, 401, 403, 404, 405, 414, 431, 505}
 
 # ---------------------------------------------------------------------- what a client might send
 

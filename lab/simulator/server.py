@@ -3,7 +3,7 @@
 Any Notion client, the official SDK included, can be pointed at it
 (``Client(auth=TOKEN, base_url="http://127.0.0.1:8787")``). It binds to loopback by default and
 answers everything that is not a well-formed Notion call with a Notion-shaped JSON error, never
-an HTML page or a dropped connection: bodies are bounded before they are read (413), chunked
+an HTML page or a dropped connection: bodies are bounded before they are read (400, as Notion), chunked
 bodies are read within the same bound, ambiguous framing (two ``Content-Length`` headers, or one
 beside ``Transfer-Encoding``) is refused, over-long request lines (414) and header blocks (431)
 are refused, and a TLS handshake sent to this plain-HTTP port is told so. A connection that

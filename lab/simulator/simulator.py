@@ -68,8 +68,8 @@ class SimResponse:
 
 
 def too_large(length: int, limit: int) -> APIError:
-    """413 for a body over the size limit, sent before the body is read."""
-    return APIError(413, "validation_error", f"Request body too large: {length} bytes; the limit is {limit} bytes.")
+    """400 `validation_error` for a body over the size limit (as Notion answers), sent before the body is read."""
+    return APIError(400, "validation_error", f"Request body too large: {length} bytes; the limit is {limit} bytes.")
 
 
 @dataclass(frozen=True, slots=True)
