@@ -3,112 +3,317 @@
 ``index`` and ``sync`` run the lab's indexer against the real Notion API by default, or
 against any base URL (the served simulator): the token is read from an environment variable
 whose name you give (``NOTION_TOKEN`` by default), never from the command line.
+
+Every failure is one line on stderr that names what was wrong and what to do, and ends the
+command with its own exit code (:class:`ExitCode`). The index file is opened, and checked
+writable, before the first request; a failed or interrupted run leaves it as it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
+import sqlite3
 import sys
 import threading
+from dataclasses import dataclass
+from enum import IntEnum
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
 
 from lab.clock import WallClock
 from lab.errors import LabError
-from lab.notion import PLANS
-from lab.simulator import KB_INTEGRATION, LimitsConfig, NotionSimulator, Workspace
+from lab.notion import PLANS, plain_text
+from lab.redaction import check_secret, redact
+from lab.retry import RETRY_AFTER_STATUSES, RetryPolicy
+from lab.simulator import KB_INTEGRATION, LimitsConfig, NotionSimulator, Workspace, derived_token
+from lab.simulator.server import IDLE_TIMEOUT, SimulatorHTTPServer
 
-__all__ = ["main", "DEFAULT_SERVE_TOKEN"]
+if TYPE_CHECKING:
+    from lab.ingest.store import IndexStore
+
+__all__ = ["main", "build_parser", "ExitCode", "DEFAULT_SERVE_TOKEN"]
 
 #: The knowledge-base integration's token when ``--token`` is not given. It is public: it
 #: exists so that examples work out of the box against a local simulator, nothing else.
 DEFAULT_SERVE_TOKEN = "ntn_lab_local_simulator_token"
+_DEFAULT_TITLE = "Base de conocimiento"  # the bakery's knowledge base, in the lessons and the served simulator
+
+
+class ExitCode(IntEnum):
+    """How a command ended; scripts can tell the failures apart without reading the message."""
+
+    OK = 0
+    FAILED = 1  # Notion refused, the network failed or the guardrail stopped a sync: nothing was written
+    USAGE = 2  # an option is missing, malformed or out of range (argparse's own code)
+    TOKEN = 3  # the token is missing or cannot be sent
+    DATABASE = 4  # --db cannot hold an index (a folder, not SQLite, damaged, read-only, in memory)
+    WAIT = 5  # the server asked to wait longer than --max-wait
+    LISTEN = 6  # serve: the address cannot be bound
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+
+
+class _Failure(LabError):
+    """Ends a command: one line on stderr and an exit code."""
+
+    def __init__(self, code: ExitCode, message: str, prefix: str = "error") -> None:
+        super().__init__(message)
+        self.code = code
+        self.line = f"{prefix}: {' '.join(message.split())}"  # one line, whatever the message held
+
+
+class _WaitTooLong(LabError):
+    """The server asked for a longer wait than ``--max-wait`` allows."""
+
+
+# ---------------------------------------------------------------------- options
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line (the usage itself is one ``--help`` away)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _in_range(kind: type, low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite ``kind`` number in ``[low, high]`` (``(low, high]`` if ``above``)."""
+    noun = "a whole number" if kind is int else "a number"
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {noun}, got {ascii(text)}") from None
+        if not math.isfinite(value) or value > high or value < low or (above and value == low):
+            bound = "above" if above else "at least"
+            raise argparse.ArgumentTypeError(f"must be {noun} {bound} {low:g} and at most {high:g}, got {ascii(text)}")
+        return value
+
+    parse.__name__ = noun  # argparse names the type in some messages
+    return parse
+
+
+_PORT = _in_range(int, 0, 65_535)
+_SEED = _in_range(int, 0, 2 ** 63 - 1)
+_PROBABILITY = _in_range(float, 0.0, 1.0)
+_SECONDS = _in_range(float, 0.0, 86_400.0, above=True)
+_RATE = _in_range(float, 0.0, 1_000.0, above=True)
+
+
+# ---------------------------------------------------------------------- serve
 
 
 def _serve(args: argparse.Namespace) -> int:
     from lab.datasets.bakery import load_bakery_workspace
-    from lab.simulator.server import SimulatorHTTPServer
 
+    token = args.token if args.token is not None else DEFAULT_SERVE_TOKEN
+    _check_token(token, "--token")
     limits = LimitsConfig(plan=args.plan, window_seconds=args.window_seconds,
                           workspace_window_seconds=args.window_seconds, p_workspace=args.p_workspace,
                           p_overload=args.p_overload)
     workspace = Workspace.from_spec(load_bakery_workspace(), WallClock())
-    token = args.token or DEFAULT_SERVE_TOKEN
+    # Every other integration's token and the cursor key derive from this token, not from the seed.
     simulator = NotionSimulator(workspace, clock=workspace.clock, limits=limits, seed=args.seed,
-                                tokens={KB_INTEGRATION: token})
+                                tokens={KB_INTEGRATION: token}, secret=token)
     try:
-        server = SimulatorHTTPServer(simulator, args.host, args.port, verbose=args.verbose)
+        server = SimulatorHTTPServer(simulator, args.host, args.port, verbose=args.verbose,
+                                     idle_timeout=args.idle_timeout)
     except OSError as exc:
-        print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        raise _Failure(ExitCode.LISTEN, f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
+                                        "choose another --port (0 lets the system pick one)") from None
     print(f"Notion API simulator for '{workspace.name}' at {server.base_url}  (plan {args.plan}: "
           f"{limits.budget} requests per {args.window_seconds:g}-s window, seed {args.seed})")
     for key, integration in sorted(workspace.integrations.items()):
-        if key == KB_INTEGRATION:
-            shown = f"token {token}" if token == DEFAULT_SERVE_TOKEN else "token given with --token (not shown)"
-        else:
-            shown = "token not shown"
-        print(f"  integration {integration.name!r} ({key}): {shown}")
-    print("Use base_url without /v1 with the official SDK. Ctrl-C or SIGTERM stops the server.", flush=True)
+        print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, args.token)}")
+    print(f"Use base_url without /v1 with the official SDK. Connections silent for {args.idle_timeout:g} s are "
+          "closed. Ctrl-C or SIGTERM stops the server.", flush=True)
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server.start_in_background()
     try:
         while not stop.wait(0.2):
             pass
     except KeyboardInterrupt:
         pass
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    server.stop()
     print("simulator stopped", flush=True)
-    return 0
+    return ExitCode.OK
+
+
+def _how_to_get_token(key: str, given: str | None) -> str:
+    if given is None:  # the public default: every token derived from it is public too
+        token = DEFAULT_SERVE_TOKEN if key == KB_INTEGRATION else derived_token(DEFAULT_SERVE_TOKEN, key)
+        return f"token {token}"
+    if key == KB_INTEGRATION:
+        return "the token given with --token (not shown)"
+    return f"token not shown: lab.simulator.derived_token(<your --token>, {key!r}) computes it"
+
+
+def _check_token(token: str, name: str) -> str:
+    """The token, or a one-line refusal that does not echo it. Notion's tokens are printable
+    ASCII without spaces; anything else is a copying mistake, caught before it reaches a header."""
+    if not token:
+        raise _Failure(ExitCode.TOKEN, f"{name} is empty: give the integration's secret")
+    try:
+        check_secret(token, name)
+    except ValueError as exc:
+        raise _Failure(ExitCode.TOKEN, str(exc)) from None
+    if not (token.isascii() and token.isprintable()) or any(ch.isspace() for ch in token):
+        raise _Failure(ExitCode.TOKEN, f"{name} contains a space or a character that is not printable ASCII: "
+                                       "set it to the secret alone, as Notion shows it")
+    return token
+
+
+# ---------------------------------------------------------------------- index and sync
+
+
+def _open_index(path: str) -> "IndexStore":
+    """The index at ``path``, opened and proved writable before any request is sent."""
+    from lab.ingest.store import IndexStore, StoreError
+
+    if path.strip() in ("", ":memory:"):
+        raise _Failure(ExitCode.DATABASE, f"--db {path!r} would keep the index in memory and lose it when the "
+                                          "command ends; give a file path such as kb.sqlite")
+    where = Path(path)
+    if where.is_dir():
+        raise _Failure(ExitCode.DATABASE, f"--db {path} is a folder, not a file; give a file path such as "
+                                          f"{where / 'kb.sqlite'}")
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        store = IndexStore(where)
+    except StoreError as exc:
+        raise _Failure(ExitCode.DATABASE, str(exc)) from None
+    except (sqlite3.Error, OSError) as exc:
+        raise _Failure(ExitCode.DATABASE, _database_problem(path, exc)) from None
+    try:
+        _prove_writable(where)
+    except (sqlite3.Error, OSError) as exc:
+        store.close()
+        raise _Failure(ExitCode.DATABASE, _database_problem(path, exc)) from None
+    return store
+
+
+def _prove_writable(path: Path) -> None:
+    """Write inside a transaction and roll it back: a read-only file or folder fails here, not
+    after every page has been read."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("CREATE TABLE lab_cli_write_check (x)")
+        db.execute("ROLLBACK")
+    finally:
+        db.close()
+
+
+def _database_problem(path: str, exc: BaseException) -> str:
+    cause = str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+    if "not a database" in cause:
+        return f"--db {path} is not a SQLite file ({cause}); point --db at a new file or at an index this lab wrote"
+    if "malformed" in cause or "corrupt" in cause:
+        return (f"--db {path} is damaged ({cause}); move it aside or delete it, then build the index again "
+                f"with python -m lab index --db {path}")
+    if "locked" in cause:
+        return f"--db {path} is locked by another program (another index or sync still running?); wait for it to end"
+    if "readonly" in cause or "read-only" in cause or "ermission" in cause:
+        return f"--db {path} cannot be written ({cause}); make the file and its folder writable, or choose another path"
+    return f"--db {path} cannot be opened ({cause}); check that its folder exists and is writable"
+
+
+@dataclass(frozen=True)
+class _AnnouncedRetry(RetryPolicy):
+    """The lab's retry policy, saying before each wait of a second or more what it waits for, and
+    giving up at once when the server asks for more than ``--max-wait``."""
+
+    say: Callable[[str], None] = print
+
+    def wait(self, status: int | None, retry_after: float | None, *, idempotent: bool, attempt: int,
+             rng: np.random.Generator) -> float | None:
+        asked = retry_after if status in RETRY_AFTER_STATUSES and self.respect_retry_after else None
+        if asked is not None and asked > self.max_wait and self.is_retry(status, idempotent=idempotent):
+            raise _WaitTooLong(f"the server answered {_answer(status)} and asked to wait {asked:g} s before trying "
+                               f"again, more than --max-wait {self.max_wait:g} s; run again later or raise --max-wait")
+        seconds = super().wait(status, retry_after, idempotent=idempotent, attempt=attempt, rng=rng)
+        if seconds is not None and seconds >= 1.0:
+            why = f"it asked for Retry-After {asked:g} s" if asked is not None else "backing off"
+            self.say(f"  waiting {seconds:.0f} s: the server answered {_answer(status)}; {why} "
+                     f"(attempt {attempt + 1} of {self.max_attempts} next)")
+        return seconds
+
+
+def _answer(status: int | None) -> str:
+    return {None: "nothing (network error)", 429: "429 (rate limited)", 529: "529 (overloaded)"}.get(
+        status, str(status))
+
+
+def _token_from_env(name: str) -> str:
+    token = os.environ.get(name, "").strip()
+    if not token:
+        raise _Failure(ExitCode.TOKEN, f"the environment variable {name} is not set; export the integration's "
+                                       "token there (the token is never passed on the command line)")
+    return _check_token(token, f"the token in {name}")
 
 
 def _indexer(args: argparse.Namespace, kind: str) -> int:
+    token = _token_from_env(args.token_env)
+    created = not Path(args.db).exists()
+    store = _open_index(args.db)
+    finished = False
+    try:
+        code = _run_indexer(args, kind, token, store)
+        finished = True
+        return code
+    except _Failure:
+        raise
+    except KeyboardInterrupt:
+        raise _Failure(ExitCode.INTERRUPTED, f"the index is unchanged ({args.db})", prefix="interrupted") from None
+    except _WaitTooLong as exc:
+        raise _Failure(ExitCode.WAIT, f"{exc}; {args.db} is unchanged") from None
+    except sqlite3.Error as exc:
+        raise _Failure(ExitCode.DATABASE, f"{_database_problem(args.db, exc)}; the index is unchanged") from None
+    except (LabError, LookupError) as exc:  # every lab error, pagination's and the guardrail's included
+        hint = " (on the command line: --force)" if "force=True" in str(exc) else ""
+        raise _Failure(ExitCode.FAILED, f"{redact(str(exc), token)}{hint}; {args.db} is unchanged") from None
+    finally:
+        store.close()
+        if created and not finished:  # a first index that failed leaves no empty file behind
+            Path(args.db).unlink(missing_ok=True)
+
+
+def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> int:
     from lab.client import FixedRate, NotionClient
-    from lab.ingest.store import IndexStore
     from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 
-    token = os.environ.get(args.token_env, "").strip()
-    if not token:
-        print(f"error: the environment variable {args.token_env} is not set; export the integration's token "
-              f"there (the token is never passed on the command line)", file=sys.stderr)
-        return 2
     clock = WallClock()
-    client = NotionClient(token, base_url=args.base_url, clock=clock, pacer=FixedRate(args.rate))
-    read = 0
+    retry = _AnnouncedRetry(max_wait=args.max_wait, say=lambda line: print(line, flush=True))
+    client = NotionClient(token, base_url=args.base_url, clock=clock, pacer=FixedRate(args.rate), retry=retry)
+    if kind == "sync":
+        _check_sync_source(args, store, client)
+    read, waited, counted = 0, 0.0, 0
 
     def progress(page) -> None:
-        nonlocal read
+        nonlocal read, waited, counted
         read += 1
-        waited = client.log.frame()["wait_s"].sum() if len(client.log) else 0.0
-        print(f"  [{read:3d}] {page.title}  ({len(page.blocks)} blocks; {len(client.log)} requests so far, "
+        records = client.log.records
+        waited += sum(record.wait_s for record in records[counted:])
+        counted = len(records)
+        print(f"  [{read:3d}] {page.title}  ({len(page.blocks)} blocks; {len(records)} requests so far, "
               f"{waited:.0f} s waited on the server)", flush=True)
 
-    config = SyncConfig(title=args.title, publishable_property=args.publishable_property,
+    title = args.title if args.title is not None else _DEFAULT_TITLE
+    config = SyncConfig(title=title, publishable_property=args.publishable_property,
                         data_source_id=args.data_source, on_page=progress)
-    try:
-        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-        store = IndexStore(args.db)
-    except (LabError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"{kind} of '{args.title if not args.data_source else args.data_source}' from {args.base_url} "
-          f"into {args.db} at {args.rate:g} requests/s", flush=True)
-    try:
-        if kind == "index":
-            report = full_index(client, store, clock, config)
-        else:
-            report = incremental_sync(client, store, clock, config, force=args.force)
-    except (LabError, LookupError) as exc:  # every lab error, pagination's included
-        print(f"error: {exc}", file=sys.stderr)
-        print("the index was left as it was", file=sys.stderr)
-        return 1
+    print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
+          f"requests/s", flush=True)
+    if kind == "index":
+        report = full_index(client, store, clock, config)
+    else:
+        report = incremental_sync(client, store, clock, config, force=args.force)
     log = client.log.frame()
     print(f"done: {report.kind} run, {report.requests} requests ({int((log['status'] != 200).sum())} retried), "
           f"{log['wait_s'].sum():.0f} s waited on the server")
@@ -116,7 +321,25 @@ def _indexer(args: argparse.Namespace, kind: str) -> int:
           f"{report.chunks_new}, updated {report.chunks_updated}, unchanged {report.chunks_unchanged}, deleted "
           f"{report.chunks_deleted}; {report.chunks_total} chunks in the index")
     print(f"  watermark {report.watermark}; {report.tokens_embedded} tokens would go to an embedding API")
-    return 0
+    return ExitCode.OK
+
+
+def _check_sync_source(args: argparse.Namespace, store: "IndexStore", client) -> None:
+    """A sync updates the data source its index was built from: asking for another one by id or by
+    title is refused before anything is read, not silently ignored."""
+    followed = store.get_meta("notion.data_source_id")
+    if followed is None:
+        return  # no index yet: this sync is a first, full index of what the options name
+    if args.data_source is not None and args.data_source.replace("-", "").lower() != followed.replace("-", ""):
+        raise _Failure(ExitCode.USAGE, f"{args.db} follows data source {followed}, not --data-source "
+                                       f"{args.data_source}; sync updates the data source an index was built from, "
+                                       "so index the other one into a new --db")
+    if args.title is not None:
+        found = plain_text(client.data_sources.retrieve(followed).get("title"))
+        if found != args.title:
+            raise _Failure(ExitCode.USAGE, f"{args.db} follows the data source titled {found!r}, not --title "
+                                           f"{args.title!r}; sync updates the data source an index was built "
+                                           "from, so index the other one into a new --db")
 
 
 def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
@@ -125,25 +348,34 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token-env", default="NOTION_TOKEN",
                         help="name of the environment variable holding the token (default NOTION_TOKEN)")
     parser.add_argument("--data-source", default=None, help="data source id (default: search by --title)")
-    parser.add_argument("--title", default="Base de conocimiento", help="title of the data source to search for")
+    parser.add_argument("--title", default=None,
+                        help=f"title of the data source to search for (default {_DEFAULT_TITLE!r})")
     parser.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")
     parser.add_argument("--db", required=True, help="SQLite file of the index")
-    parser.add_argument("--rate", type=float, default=3.0, help="requests per second (default 3)")
+    parser.add_argument("--rate", type=_RATE, default=3.0, help="requests per second (default 3)")
+    parser.add_argument("--max-wait", type=_SECONDS, default=300.0,
+                        help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lab", description="Tools of the RAG ingestion lab.")
+    codes = ", ".join(f"{code.value} {code.name.lower()}" for code in ExitCode)
+    parser = _Parser(prog="python -m lab", description="Tools of the RAG ingestion lab.",
+                     epilog=f"exit codes: {codes}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the simulated Notion API over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
-    serve.add_argument("--port", type=int, default=8787)
-    serve.add_argument("--seed", type=int, default=0, help="seeds latency draws, faults and request ids")
+    serve.add_argument("--port", type=_PORT, default=8787, help="0 lets the system choose")
+    serve.add_argument("--seed", type=_SEED, default=0, help="seeds latency draws, faults and request ids")
     serve.add_argument("--plan", choices=sorted(PLANS), default="free")
-    serve.add_argument("--window-seconds", type=float, default=60.0, help="rate-limit window length")
-    serve.add_argument("--p-workspace", type=float, default=0.0, help="probability of a workspace 429")
-    serve.add_argument("--p-overload", type=float, default=0.0, help="probability of a 529")
+    serve.add_argument("--window-seconds", type=_SECONDS, default=60.0, help="rate-limit window length")
+    serve.add_argument("--p-workspace", type=_PROBABILITY, default=0.0, help="probability of a workspace 429")
+    serve.add_argument("--p-overload", type=_PROBABILITY, default=0.0, help="probability of a 529")
+    serve.add_argument("--idle-timeout", type=_SECONDS, default=IDLE_TIMEOUT,
+                       help="close a connection that stays silent, or sends only part of a request, this many "
+                            f"seconds (default {IDLE_TIMEOUT:g})")
     serve.add_argument("--token", default=None,
-                       help=f"token of the knowledge-base integration (default: {DEFAULT_SERVE_TOKEN})")
+                       help=f"token of the knowledge-base integration (default: {DEFAULT_SERVE_TOKEN}); the "
+                            "other integrations' tokens and the cursor key derive from it")
     serve.add_argument("--verbose", action="store_true", help="print one line per request")
     serve.set_defaults(func=_serve)
 
@@ -158,9 +390,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; return its :class:`ExitCode` (a usage error exits through argparse)."""
     try:
-        return args.func(args)
-    except (LabError, ValueError) as exc:  # e.g. a probability outside [0, 1]
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except _Failure as failure:
+        print(failure.line, file=sys.stderr)
+        return int(failure.code)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)
+    except (LabError, ValueError) as exc:  # e.g. a limit the options allow but the simulator refuses
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return int(ExitCode.USAGE)

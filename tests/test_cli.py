@@ -11,10 +11,11 @@ import time
 import pytest
 import requests
 
-from lab.cli import DEFAULT_SERVE_TOKEN, main
+from lab.cli import DEFAULT_SERVE_TOKEN, ExitCode, main
 from lab.clock import WallClock
 from lab.simulator.server import serve_in_background
 from lab.ingest.store import IndexStore
+from lab.simulator import default_token, derived_token
 from lab.simulator.workspaces import bakery_simulator
 
 
@@ -46,13 +47,14 @@ def test_index_then_sync_against_the_served_simulator(served, tmp_path, monkeypa
 def test_the_token_comes_from_the_environment_only(served, tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.delenv("KB_TOKEN", raising=False)
     assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "x.sqlite"),
-                 "--token-env", "KB_TOKEN"]) == 2
+                 "--token-env", "KB_TOKEN"]) == ExitCode.TOKEN
     assert "KB_TOKEN is not set" in capsys.readouterr().err
     monkeypatch.setenv("KB_TOKEN", "ntn_wrong_token")
     assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "x.sqlite"),
-                 "--token-env", "KB_TOKEN"]) == 1
+                 "--token-env", "KB_TOKEN"]) == ExitCode.FAILED
     err = capsys.readouterr().err
-    assert "401 unauthorized" in err and "left as it was" in err and "ntn_wrong_token" not in err
+    assert "401 unauthorized" in err and "is unchanged" in err and "ntn_wrong_token" not in err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "x.sqlite").exists()  # no empty index left behind
 
 
 def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
@@ -60,8 +62,9 @@ def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
     process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", str(port), "--token", "ntn_secret_x"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        first = process.stdout.readline()
+        first = "".join(process.stdout.readline() for _ in range(4))  # address, two integrations, usage
         assert f"http://127.0.0.1:{port}" in first
+        assert "derived_token(<your --token>, 'lote-nocturno')" in first  # the banner says how to get each token
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -72,6 +75,11 @@ def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         assert me.status_code == 200 and me.json()["type"] == "bot"
+        guessed, derived = default_token("lote-nocturno", 0), derived_token("ntn_secret_x", "lote-nocturno")
+        for token, status in ((guessed, 401), (derived, 200)):
+            batch = requests.get(f"http://127.0.0.1:{port}/v1/users/me", timeout=5,
+                                 headers={"Authorization": f"Bearer {token}", "Notion-Version": "2026-03-11"})
+            assert batch.status_code == status  # the other integration's token derives from --token, not the seed
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=15)
     finally:

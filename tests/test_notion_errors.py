@@ -126,7 +126,7 @@ def test_an_integration_without_read_capability_is_restricted(sim) -> None:
     assert call(sim, "GET", "/v1/users/me", integration="sin-lectura").status == 200
 
 
-def test_body_over_the_limit_is_refused_before_parsing(sim) -> None:
+def test_body_over_the_limit_is_refused_before_parsing_with_400(sim) -> None:
     huge = b'{"query": "' + b"a" * (MAX_BODY_BYTES + 10) + b'"}'
     assert_error(call(sim, "POST", "/v1/search", raw=huge), 400, "validation_error", "too large")
 

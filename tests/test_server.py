@@ -67,7 +67,7 @@ def test_bad_requests_over_http_get_the_documented_status_and_code(served, case)
     assert response.json()["object"] == "error" and response.headers["Content-Type"].startswith("application/json")
 
 
-def test_an_oversized_body_is_refused_without_reading_it(served) -> None:
+def test_an_oversized_body_is_refused_with_400_without_reading_it(served) -> None:
     sim, server = served
     body = b'{"query": "' + b"x" * (MAX_BODY_BYTES + 1) + b'"}'
     response = requests.post(server.base_url + "/v1/search", headers=_headers(sim), data=body, timeout=10)
@@ -227,3 +227,22 @@ def test_the_official_sdk_does_not_retry_a_529_but_the_lab_client_does() -> None
         for _ in range(12):
             assert lab_client.users.me()["type"] == "bot"
         assert (lab_client.log.frame()["status"] == 529).any()
+
+
+def test_sixteen_clients_connecting_at_once_are_all_queued_and_answered(served) -> None:
+    sim, server = served
+    assert server.request_queue_size >= 128  # the listen backlog: none of them is reset while others are served
+    barrier, statuses = threading.Barrier(16), []
+
+    def client() -> None:
+        with requests.Session() as session:
+            barrier.wait()
+            statuses.extend(session.get(server.base_url + "/v1/users/me", headers=_headers(sim), timeout=10).status_code
+                            for _ in range(5))
+
+    threads = [threading.Thread(target=client) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * 80

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any, Callable
 
 from lab.simulator.errors import validation_error
+from lab.simulator.json_wire import shown
 from lab.simulator.workspace import DataSource, Page
 
 __all__ = ["compile_filter", "compile_sorts", "parse_instant"]
@@ -33,7 +34,7 @@ def parse_instant(value: object, where: str) -> datetime | date:
     """An ISO 8601 date or date-time from a filter, or a 400 naming the field."""
     if not isinstance(value, str):
         raise validation_error(f"body failed validation: {where} should be an ISO 8601 date string, "
-                               f"instead was `{value!r}`.")
+                               f"instead was `{shown(value)}`.")
     text = value.replace("Z", "+00:00")
     try:
         if len(text) == 10:
@@ -41,7 +42,7 @@ def parse_instant(value: object, where: str) -> datetime | date:
         instant = datetime.fromisoformat(text)
     except ValueError:
         raise validation_error(f"body failed validation: {where} should be an ISO 8601 date string, "
-                               f"instead was `{value!r}`.") from None
+                               f"instead was `{shown(value)}`.") from None
     return instant if instant.tzinfo else instant.replace(tzinfo=timezone.utc)
 
 
@@ -73,7 +74,7 @@ def _operator(condition: Any, operators: Iterable[str], where: str, kind: str) -
                                f"{', '.join(f'`{k}`' for k in operators)}.")
     (op, value), = condition.items()
     if op not in operators:
-        raise validation_error(f"body failed validation: {where}.{op} is not a {kind} condition; "
+        raise validation_error(f"body failed validation: {where}.{op[:40]} is not a {kind} condition; "
                                f"expected one of {', '.join(operators)}.")
     return op, value
 
@@ -81,7 +82,7 @@ def _operator(condition: Any, operators: Iterable[str], where: str, kind: str) -
 def _property_filter(spec: dict[str, Any], ds: DataSource, where: str) -> Predicate:
     name = spec["property"]
     if not isinstance(name, str) or name not in ds.properties:
-        raise validation_error(f"Could not find property with name or id: {name}")
+        raise validation_error(f"Could not find property with name or id: {shown(name)}")
     prop_type = ds.properties[name]["type"]
     ops = _PROPERTY_OPS.get(prop_type)
     if ops is None:
@@ -93,7 +94,7 @@ def _property_filter(spec: dict[str, Any], ds: DataSource, where: str) -> Predic
     op, target = _operator(spec[prop_type], ops, f"{where}.{prop_type}", prop_type)
     if not isinstance(target, ops[op]):
         raise validation_error(f"body failed validation: {where}.{prop_type}.{op} should be a "
-                               f"{ops[op].__name__}, instead was `{target!r}`.")
+                               f"{ops[op].__name__}, instead was `{shown(target)}`.")
 
     def predicate(page: Page) -> bool:
         value = _page_value(page, prop_type)
@@ -112,7 +113,7 @@ def _timestamp_filter(spec: dict[str, Any], where: str) -> Predicate:
     field = spec["timestamp"]
     if field not in _TIMESTAMPS:
         raise validation_error(f"body failed validation: {where}.timestamp should be one of "
-                               f"{', '.join(_TIMESTAMPS)}, instead was `{field!r}`.")
+                               f"{', '.join(_TIMESTAMPS)}, instead was `{shown(field)}`.")
     if field not in spec or set(spec) - {"timestamp", field}:
         raise validation_error(f"body failed validation: {where} should be {{\"timestamp\": \"{field}\", "
                                f"\"{field}\": {{<one of {', '.join(_TIMESTAMP_OPS)}>: <date>}}}}.")
@@ -130,7 +131,7 @@ def _timestamp_filter(spec: dict[str, Any], where: str) -> Predicate:
 def compile_filter(spec: Any, ds: DataSource, where: str = "body.filter", level: int = 0) -> Predicate:
     """A predicate over pages for a Notion filter object, or a 400 that names the problem."""
     if not isinstance(spec, dict):
-        raise validation_error(f"body failed validation: {where} should be an object, instead was `{spec!r}`.")
+        raise validation_error(f"body failed validation: {where} should be an object, instead was `{shown(spec)}`.")
     if "and" in spec or "or" in spec:
         if level >= 2:
             raise validation_error(f"body failed validation: {where} nests compound filters deeper than "
@@ -153,7 +154,7 @@ def compile_filter(spec: Any, ds: DataSource, where: str = "body.filter", level:
 def compile_sorts(spec: Any, ds: DataSource) -> list[tuple[Callable[[Page], Any], bool]]:
     """Sort keys (key function, descending?) for a ``sorts`` list."""
     if not isinstance(spec, list):
-        raise validation_error(f"body failed validation: body.sorts should be an array, instead was `{spec!r}`.")
+        raise validation_error(f"body failed validation: body.sorts should be an array, instead was `{shown(spec)}`.")
     keys = []
     for i, item in enumerate(spec):
         where = f"body.sorts[{i}]"
@@ -162,7 +163,7 @@ def compile_sorts(spec: Any, ds: DataSource) -> list[tuple[Callable[[Page], Any]
         direction = item.get("direction", "ascending")
         if direction not in ("ascending", "descending"):
             raise validation_error(f"body failed validation: {where}.direction should be `ascending` or "
-                                   f"`descending`, instead was `{direction!r}`.")
+                                   f"`descending`, instead was `{shown(direction)}`.")
         if "timestamp" in item:
             field = item["timestamp"]
             if field not in _TIMESTAMPS:
@@ -172,8 +173,11 @@ def compile_sorts(spec: Any, ds: DataSource) -> list[tuple[Callable[[Page], Any]
                          direction == "descending"))
         elif "property" in item:
             name = item["property"]
+            if not isinstance(name, str):
+                raise validation_error(f"body failed validation: {where}.property should be a string, instead was "
+                                       f"`{shown(name)}`.")
             if name not in ds.properties:
-                raise validation_error(f"Could not find sort property with name or id: {name}")
+                raise validation_error(f"Could not find sort property with name or id: {shown(name)}")
             prop_type = ds.properties[name]["type"]
             keys.append(((lambda p, t=prop_type: _page_value(p, t)), direction == "descending"))
         else:

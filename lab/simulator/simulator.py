@@ -8,11 +8,12 @@ answered with a Notion-shaped error body; nothing a client sends can produce a t
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import astuple, dataclass, field
+from http import HTTPStatus
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -23,23 +24,24 @@ from lab.simulator.cursors import CursorCodec
 from lab.simulator.errors import APIError, not_found, validation_error
 from lab.simulator.filters import compile_filter, compile_sorts
 from lab.simulator.ids import is_uuid, normalise_id, object_id
+from lab.simulator.json_wire import dump_json, is_valid_unicode, parse_json_body, shown
 from lab.simulator.limits import LimitsConfig, RateLimiter
 from lab.simulator.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
                                 page_as_block, page_object)
+from lab.simulator.tokens import cursor_key, default_token, derived_token
 from lab.simulator.workspace import Integration, Page, Workspace
 
 __all__ = ["NotionSimulator", "SimResponse", "ServedRequest", "MAX_BODY_BYTES", "QUERY_RESULT_LIMIT",
-           "default_token"]
+           "SERVED_LOG_SIZE", "too_large"]
 
 MAX_BODY_BYTES = 500_000
 QUERY_RESULT_LIMIT = 10_000
 MAX_PAGE_SIZE = 100
+#: Lines the server-side log keeps (the most recent ones): enough for any lesson's run, and a
+#: server that answers for days keeps a flat memory.
+SERVED_LOG_SIZE = 10_000
 
-
-def default_token(integration_key: str, seed: int = 0) -> str:
-    """The token the simulator issues to an integration unless told otherwise (secret-shaped)."""
-    digest = hashlib.sha256(f"lab-notion-token/{seed}/{integration_key}".encode()).hexdigest()
-    return "ntn_" + digest[:46]
+_REASONS = {529: "Site Overloaded"}  # Notion's own status; the others are the standard phrases
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,26 @@ class SimResponse:
     body: dict[str, Any]
     latency: float = 0.0
 
+    @property
+    def reason(self) -> str:
+        """The status line's phrase ("Not Found", "Site Overloaded" for Notion's 529)."""
+        try:
+            return _REASONS.get(self.status) or HTTPStatus(self.status).phrase
+        except ValueError:
+            return ""
 
-@dataclass(frozen=True)
+    @property
+    def content(self) -> bytes:
+        """The body as UTF-8 JSON, as both transports send it."""
+        return dump_json(self.body)
+
+
+def too_large(length: int, limit: int) -> APIError:
+    """400 `validation_error` for a body over the size limit (as Notion answers), sent before the body is read."""
+    return APIError(400, "validation_error", f"Request body too large: {length} bytes; the limit is {limit} bytes.")
+
+
+@dataclass(frozen=True, slots=True)
 class ServedRequest:
     """One line of the server-side log (the connection is named, its token never)."""
 
@@ -103,13 +123,18 @@ class NotionSimulator:
     clock : simulated or wall clock; with a simulated clock each request advances it by a
         latency drawn from a seeded log-normal distribution.
     limits : plan, window budgets and fault probabilities.
-    seed : seeds latency, injected faults, request ids and the cursor key.
-    tokens : integration key -> token; defaults to :func:`default_token` for each integration.
+    seed : seeds latency, injected faults, request ids and, without ``secret``, the tokens and
+        the cursor key.
+    tokens : integration key -> token, for the integrations whose token the caller chooses.
+    secret : when given (a served simulator), every other integration's token and the cursor
+        key derive from it (:func:`lab.simulator.tokens.derived_token`), not from the seed.
+    served_log_size : lines of :attr:`served` kept, the most recent (memory stays flat).
     """
 
     def __init__(self, workspace: Workspace, *, clock: Clock | None = None, limits: LimitsConfig | None = None,
                  seed: int = 0, latency_median: float = 0.15, latency_sigma: float = 0.3,
-                 tokens: Mapping[str, str] | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> None:
+                 tokens: Mapping[str, str] | None = None, max_body_bytes: int = MAX_BODY_BYTES,
+                 secret: str | None = None, served_log_size: int = SERVED_LOG_SIZE) -> None:
         self.workspace = workspace
         self.clock = clock or workspace.clock
         self.limits = limits or LimitsConfig()
@@ -120,11 +145,12 @@ class NotionSimulator:
         self.latency_median = latency_median
         self.latency_sigma = latency_sigma
         self.max_body_bytes = max_body_bytes
-        self._cursors = CursorCodec(hashlib.sha256(f"lab-cursor/{seed}".encode()).digest())
-        self._tokens = {token: key for key, token in
-                        ({k: default_token(k, seed) for k in workspace.integrations} | dict(tokens or {})).items()}
+        self._cursors = CursorCodec(cursor_key(seed, secret))
+        issued = {key: default_token(key, seed) if secret is None else derived_token(secret, key)
+                  for key in workspace.integrations}
+        self._tokens = {token: key for key, token in (issued | dict(tokens or {})).items()}
         self._requests = 0
-        self.served: list[ServedRequest] = []
+        self.served: deque[ServedRequest] = deque(maxlen=served_log_size)
 
     # ------------------------------------------------------------------ public helpers
 
@@ -136,9 +162,10 @@ class NotionSimulator:
         raise KeyError(f"no integration {integration_key!r}; known: {sorted(set(self._tokens.values()))}")
 
     def served_frame(self) -> pd.DataFrame:
-        """The server-side request log as a DataFrame (connection names, never tokens)."""
+        """The server-side request log as a DataFrame (connection names, never tokens), its most
+        recent :data:`SERVED_LOG_SIZE` lines."""
         columns = ["at", "connection", "method", "route", "status", "code", "reason", "latency"]
-        return pd.DataFrame([r.__dict__ for r in self.served], columns=columns)
+        return pd.DataFrame([astuple(r) for r in self.served], columns=columns)
 
     def __repr__(self) -> str:
         return (f"NotionSimulator(workspace={self.workspace.name!r}, plan={self.limits.plan!r}, seed={self.seed}, "
@@ -162,6 +189,7 @@ class NotionSimulator:
                            {k.lower(): v for k, v in (headers or {}).items()}, body)
         route = "?"
         try:
+            self._check_unicode(request)
             route, handler, ids = self._route(request)
             self._authenticate(request)
             self._check_version(request)
@@ -205,18 +233,29 @@ class NotionSimulator:
                 continue
             handler_name = methods.get(request.method)
             if handler_name is None:
+                shown_path = path if len(path) <= 120 else path[:119] + "…"
                 raise APIError(400, "invalid_request",
-                               f"Unsupported request: {request.method} {path}. This simulator serves the read "
-                               f"side of the API; {path} accepts {', '.join(m for m, h in methods.items() if h)}.")
+                               f"Unsupported request: {request.method[:20]} {shown_path}. This simulator serves the "
+                               f"read side of the API; {shown_path} accepts "
+                               f"{', '.join(m for m, h in methods.items() if h)}.")
             ids: tuple[str, ...] = ()
             if "id" in match.groupdict():
                 raw = match.group("id")
                 if not is_uuid(raw):
                     raise validation_error(f"path failed validation: path.{_ID_NAMES[name]} should be a valid "
-                                           f"uuid, instead was `\"{raw}\"`.")
+                                           f"uuid, instead was `{shown(raw)}`.")
                 ids = (normalise_id(raw),)
             return name, getattr(self, "_" + handler_name), ids
         raise APIError(400, "invalid_request_url", "Invalid request URL.")
+
+    @staticmethod
+    def _check_unicode(request: _Request) -> None:
+        """A 400 for a path, query or header that holds a lone UTF-16 surrogate (only an
+        in-process caller can send one: HTTP delivers bytes)."""
+        texts = [request.path, *request.query, *request.query.values(), *request.headers.values()]
+        if not all(isinstance(text, str) and is_valid_unicode(text) for text in texts):
+            raise validation_error("request failed validation: the path, query or headers hold text that is not "
+                                   "valid Unicode (an unpaired UTF-16 surrogate); send valid Unicode text.")
 
     def _authenticate(self, request: _Request) -> None:
         auth = request.headers.get("authorization", "")
@@ -233,24 +272,20 @@ class NotionSimulator:
                            "Notion-Version header failed validation: Notion-Version header should be defined, "
                            "instead was `undefined`.")
         if version not in VERSIONS:
-            raise validation_error(f"Notion-Version header failed validation: `{version}` is not a supported "
+            raise validation_error(f"Notion-Version header failed validation: `{version[:40]}` is not a supported "
                                    f"version; use one of {', '.join(VERSIONS)}.")
         request.version = version
 
     def _parse_body(self, request: _Request) -> dict[str, Any]:
         raw = request.body or b""
         if len(raw) > self.max_body_bytes:
-            raise validation_error(f"Request body too large: {len(raw)} bytes; the limit is "
-                                   f"{self.max_body_bytes} bytes.")
+            raise too_large(len(raw), self.max_body_bytes)
         if not raw.strip():
             return {}
-        try:
-            parsed = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise APIError(400, "invalid_json", "Error parsing JSON body.") from None
+        parsed = parse_json_body(raw)
         if not isinstance(parsed, dict):
             raise validation_error(f"body failed validation: body should be an object, instead was "
-                                   f"`{json.dumps(parsed)[:80]}`.")
+                                   f"`{shown(parsed)}`.")
         return parsed
 
     # ------------------------------------------------------------------ pagination
@@ -259,11 +294,11 @@ class NotionSimulator:
     def _page_size(raw: Any, where: str) -> int:
         if raw is None:
             return MAX_PAGE_SIZE
-        if isinstance(raw, str) and re.fullmatch(r"-?\d+", raw.strip()):
+        if isinstance(raw, str) and re.fullmatch(r"-?\d{1,20}", raw.strip()):
             raw = int(raw)
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise validation_error(f"{where} failed validation: {where}.page_size should be a number, instead "
-                                   f"was `{json.dumps(raw)}`.")
+                                   f"was `{shown(raw)}`.")
         if not 1 <= raw <= MAX_PAGE_SIZE:
             raise validation_error(f"{where} failed validation: {where}.page_size should be ≤ {MAX_PAGE_SIZE} "
                                    f"and ≥ 1, instead was `{raw}`.")
@@ -291,7 +326,7 @@ class NotionSimulator:
         unknown = sorted(set(params) - set(allowed))
         if unknown:
             raise validation_error(f"body failed validation: {where} has unknown parameter(s) "
-                                   f"{', '.join(f'`{k}`' for k in unknown)}; expected {', '.join(allowed)}.")
+                                   f"{', '.join(f'`{shown(k)}`' for k in unknown[:5])}; expected {', '.join(allowed)}.")
 
     # ------------------------------------------------------------------ endpoints
 
@@ -304,12 +339,12 @@ class NotionSimulator:
         query = params.get("query", "")
         if not isinstance(query, str):
             raise validation_error(f"body failed validation: body.query should be a string, instead was "
-                                   f"`{json.dumps(query)}`.")
+                                   f"`{shown(query)}`.")
         kinds = {"page", "data_source"}
         if "filter" in params:
             flt = params["filter"]
-            if (not isinstance(flt, dict) or flt.get("property") != "object"
-                    or flt.get("value") not in kinds or set(flt) != {"property", "value"}):
+            if (not isinstance(flt, dict) or flt.get("property") != "object" or not isinstance(flt.get("value"), str)
+                    or flt["value"] not in kinds or set(flt) != {"property", "value"}):
                 raise validation_error("body failed validation: body.filter should be "
                                        "{\"property\": \"object\", \"value\": \"page\" or \"data_source\"}.")
             kinds = {flt["value"]}

@@ -7,7 +7,6 @@ Code written for ``requests`` runs against the simulator unchanged: it gets real
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qsl, urlsplit
 
 import requests
@@ -19,11 +18,6 @@ from lab.notion.api import NOTION_API_URL
 from lab.simulator.simulator import NotionSimulator
 
 __all__ = ["SimulatorAdapter", "in_process_session"]
-
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-            429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
-            503: "Service Unavailable", 504: "Gateway Timeout", 529: "Site Overloaded"}
-
 
 class SimulatorAdapter(BaseAdapter):
     """A ``requests`` transport adapter that hands each prepared request to a simulator."""
@@ -46,9 +40,9 @@ class SimulatorAdapter(BaseAdapter):
             self.clock.sleep(answer.latency)
         response = requests.Response()
         response.status_code = answer.status
-        response.reason = _REASONS.get(answer.status, "")
+        response.reason = answer.reason
         response.headers = CaseInsensitiveDict(answer.headers)
-        response._content = json.dumps(answer.body, ensure_ascii=False).encode("utf-8")
+        response._content = answer.content
         response.encoding = "utf-8"
         response.url = request.url or ""
         response.request = request
