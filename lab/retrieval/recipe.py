@@ -1,7 +1,8 @@
 """A retrieval recipe: every choice the tuning ladder makes, in one value that builds the search.
 
 The ladder of lesson 10 changes one knob at a time (the analyzer, how much headings count, the
-chunk size, pseudo-relevance feedback, fusion with LSA) and keeps what helps. A :class:`Recipe`
+chunk size, pseudo-relevance feedback, fusion with LSA, headings as BM25F fields, fusion with a
+second analysis, sections as the unit ranked) and keeps what helps. A :class:`Recipe`
 holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step.
 :func:`climb` measures each step against the recipe kept so far and decides whether to keep it.
 :data:`TUNED` is where the bakery's ladder ends: the method the answering lesson searches with.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -21,6 +22,7 @@ from lab.chunking.section_tokens import SectionTokenChunker
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
 from lab.retrieval.feedback import RM3Retriever
+from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.retrievers import BM25Retriever, LsaRetriever, Retriever
@@ -46,6 +48,10 @@ class Recipe:
     feedback : BM25 with RM3 pseudo-relevance feedback (Anserini's 10 documents, 10 terms, 0.5).
     lsa_components : fuse with LSA of that many dimensions by reciprocal rank (``None``: no fusion).
     random_state : seed of LSA's start vector.
+    bm25f : score title, section and body as BM25F fields (weights ``heading_weight``,
+        ``heading_weight``, 1; b = 0.75 each) instead of repeating the headings in the text.
+    fuse_analyzers : more analyzers, each a BM25 (built like the first) fused by reciprocal rank.
+    unit : what the fusion ranks: "chunk", or "section" (each section once, at its best chunk).
     """
 
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
@@ -54,6 +60,9 @@ class Recipe:
     feedback: bool = False
     lsa_components: int | None = None
     random_state: int = 0
+    bm25f: bool = False
+    fuse_analyzers: tuple[Callable[[str], list[str]], ...] = ()
+    unit: Literal["chunk", "section"] = "chunk"
 
     def corpus(self, pages: Iterable[Any]) -> SearchCorpus:
         """Chunk read pages (``KnowledgeBaseRead.pages``) with this recipe's chunker, urls and edits kept."""
@@ -63,12 +72,22 @@ class Recipe:
 
     def retriever(self) -> Retriever:
         """A new, unfitted retriever made the way this recipe says."""
-        keyword: Retriever = (RM3Retriever(analyzer=self.analyzer) if self.feedback
-                              else BM25Retriever(analyzer=self.analyzer))
+        rankers = [self._keyword(analyzer) for analyzer in (self.analyzer, *self.fuse_analyzers)]
         if self.lsa_components is not None:
-            keyword = RRF([keyword, LsaRetriever(self.lsa_components, analyzer=self.analyzer,
-                                                 random_state=self.random_state)])
-        return HeadingWeighted(keyword, self.heading_weight) if self.heading_weight != 1 else keyword
+            rankers.append(self._weighted(LsaRetriever(self.lsa_components, analyzer=self.analyzer,
+                                                       random_state=self.random_state)))
+        return rankers[0] if len(rankers) == 1 and self.unit == "chunk" else RRF(rankers, unit=self.unit)
+
+    def _keyword(self, analyzer: Callable[[str], list[str]]) -> Retriever:
+        if self.bm25f:
+            if self.feedback:
+                raise ValueError("RM3 feedback runs on plain BM25, not on BM25F fields: "
+                                 "set feedback=False or bm25f=False")
+            return BM25FRetriever(weights=(self.heading_weight, self.heading_weight, 1), analyzer=analyzer)
+        return self._weighted(RM3Retriever(analyzer=analyzer) if self.feedback else BM25Retriever(analyzer=analyzer))
+
+    def _weighted(self, retriever: Retriever) -> Retriever:
+        return HeadingWeighted(retriever, self.heading_weight) if self.heading_weight != 1 else retriever
 
 
 #: Where the bakery's ladder ends: BM25 over accent-folded character 4-grams of words, headings
