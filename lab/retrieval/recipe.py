@@ -10,7 +10,7 @@ holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -28,6 +28,7 @@ from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.retrievers import BM25Retriever, LsaRetriever, Retriever
 from lab.retrieval.significance import Gain, paired_gain
 from lab.vectors import CharNgramAnalyzer, WordAnalyzer
+from lab.vectors.search import Hit
 
 __all__ = ["Recipe", "TUNED", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
 
@@ -70,13 +71,20 @@ class Recipe:
         chunks = chunk_pages(pages, chunker=self.chunker).chunks
         return SearchCorpus.from_chunks(chunks, pages={page.info.id: page.info for page in pages})
 
-    def retriever(self) -> Retriever:
-        """A new, unfitted retriever made the way this recipe says."""
-        rankers = [self._keyword(analyzer) for analyzer in (self.analyzer, *self.fuse_analyzers)]
+    def retriever(self, shared: MutableMapping[Hashable, Retriever] | None = None) -> Retriever:
+        """A new, unfitted retriever made the way this recipe says.
+
+        With ``shared``, each ranked list (a BM25, the LSA) is fitted once per corpus and kept
+        there, so recipes that differ elsewhere reuse it: the ladder refits only what a step changes.
+        """
+        rankers = [(("keyword", analyzer, self.bm25f, self.feedback, self.heading_weight), self._keyword(analyzer))
+                   for analyzer in (self.analyzer, *self.fuse_analyzers)]
         if self.lsa_components is not None:
-            rankers.append(self._weighted(LsaRetriever(self.lsa_components, analyzer=self.analyzer,
-                                                       random_state=self.random_state)))
-        return rankers[0] if len(rankers) == 1 and self.unit == "chunk" else RRF(rankers, unit=self.unit)
+            lsa = LsaRetriever(self.lsa_components, analyzer=self.analyzer, random_state=self.random_state)
+            rankers.append((("lsa", self.analyzer, self.heading_weight, self.lsa_components, self.random_state),
+                            self._weighted(lsa)))
+        built = [ranker if shared is None else _FitOnce(key, ranker, shared) for key, ranker in rankers]
+        return built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
 
     def _keyword(self, analyzer: Callable[[str], list[str]]) -> Retriever:
         if self.bm25f:
@@ -88,6 +96,26 @@ class Recipe:
 
     def _weighted(self, retriever: Retriever) -> Retriever:
         return HeadingWeighted(retriever, self.heading_weight) if self.heading_weight != 1 else retriever
+
+
+class _FitOnce(Retriever):
+    """A ranked list fitted once per ``(key, corpus)`` in ``shared``, then searched by every recipe that builds it."""
+
+    def __init__(self, key: Hashable, retriever: Retriever, shared: MutableMapping[Hashable, Retriever]) -> None:
+        self.key = key
+        self.retriever = retriever
+        self.shared = shared
+
+    def fit(self, corpus: SearchCorpus) -> _FitOnce:
+        if (self.key, corpus) not in self.shared:
+            self.shared[self.key, corpus] = self.retriever.fit(corpus)
+        self.fitted_ = self.shared[self.key, corpus]
+        return self
+
+    def search(self, query: str, k: int = 10, audience: str | None = None,
+               min_score: float | None = None) -> list[Hit]:
+        self._check_fitted("fitted_")
+        return self.fitted_.search(query, k, audience=audience, min_score=min_score)
 
 
 #: Where the bakery's ladder ends: BM25 over accent-folded character 4-grams of words, headings
@@ -120,10 +148,19 @@ class Ladder:
     recipe: Recipe
 
 
-def _scores(recipe: Recipe, pages: Sequence[Any], questions: Sequence[LabelledQuestion],
-            metrics: Sequence[Metric]) -> pd.DataFrame:
-    retriever = recipe.retriever().fit(recipe.corpus(pages))
-    return evaluate_search(lambda q: retriever.search(q.question, k=_DEPTH), questions, metrics)
+class _Rungs:
+    """Scores recipes on one set of pages, sharing corpora (per chunker) and fitted lists between rungs."""
+
+    def __init__(self, pages: Sequence[Any], questions: Sequence[LabelledQuestion], metrics: Sequence[Metric]) -> None:
+        self.pages, self.questions, self.metrics = pages, questions, metrics
+        self.corpora: dict[Chunker, SearchCorpus] = {}
+        self.shared: dict[Hashable, Retriever] = {}
+
+    def scores(self, recipe: Recipe) -> pd.DataFrame:
+        if recipe.chunker not in self.corpora:
+            self.corpora[recipe.chunker] = recipe.corpus(self.pages)
+        retriever = recipe.retriever(self.shared).fit(self.corpora[recipe.chunker])
+        return evaluate_search(lambda q: retriever.search(q.question, k=_DEPTH), self.questions, self.metrics)
 
 
 def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions: Sequence[LabelledQuestion],
@@ -135,12 +172,13 @@ def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions:
     whether the step was kept.
     """
     names = [m.name for m in metrics]
-    current, current_scores = start, _scores(start, pages, questions, metrics)
+    rungs = _Rungs(pages, questions, metrics)
+    current, current_scores = start, rungs.scores(start)
     rows = [{"step": "start", **{n: current_scores[n].mean() for n in names}, "kept": True}]
     per_question = {"start": current_scores}
     for step in steps:
         candidate = replace(current, **step.changes)
-        scores = _scores(candidate, pages, questions, metrics)
+        scores = rungs.scores(candidate)
         gains = {n: paired_gain(current_scores.set_index("question")[n], scores.set_index("question")[n],
                                 seed=seed) for n in names}
         kept = keeps(gains)
