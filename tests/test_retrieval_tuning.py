@@ -82,6 +82,15 @@ def test_fusing_by_section_returns_each_section_once_at_its_best_chunk() -> None
     assert [h.id for h in by_chunk] == ["b", "a2", "a1"] and [h.id for h in by_section] == ["b", best_of_p]
 
 
+def test_recipes_sharing_fitted_lists_search_as_if_each_were_fitted_alone() -> None:
+    shared: dict = {}
+    Recipe(lsa_components=2).retriever(shared).fit(CORPUS)
+    reused = Recipe(lsa_components=2, bm25f=True).retriever(shared).fit(CORPUS)
+    alone = Recipe(lsa_components=2, bm25f=True).retriever().fit(CORPUS)
+    assert len(shared) == 3  # BM25, LSA, BM25F: the second recipe fitted only its new keyword list
+    assert reused.search("cacahuate en mayo", k=3) == alone.search("cacahuate en mayo", k=3)
+
+
 def test_rm3_adds_the_top_documents_words_to_the_query() -> None:
     rm3 = RM3Retriever(fb_docs=1, fb_terms=10).fit(CORPUS)
     weights = rm3.expanded_query("polvorón")
