@@ -1,12 +1,14 @@
-"""Tuning pieces: heading weighting, RM3 feedback, the paired bootstrap and the ladder's rule."""
+"""Tuning pieces: heading weighting, BM25F fields, RM3 feedback, fusion by section, the paired bootstrap
+and the ladder's rule."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from lab.retrieval import (BM25Retriever, HeadingWeighted, Recipe, RM3Retriever, SearchCorpus, Step, climb,
-                           paired_gain)
+from lab.retrieval import (RRF, BM25FRetriever, BM25Retriever, HeadingWeighted, Recipe, RM3Retriever, SearchCorpus,
+                           Step, climb, paired_gain)
 from lab.retrieval.evaluation import LabelledQuestion
 from lab.retrieval.recipe import keeps
 from lab.retrieval.significance import Gain
@@ -44,6 +46,49 @@ def test_heading_weight_one_leaves_the_texts_alone_and_zero_is_refused() -> None
     assert HeadingWeighted(BM25Retriever(), 1).fit(CORPUS).retriever.corpus_.texts == CORPUS.texts
     with pytest.raises(ValueError, match="weight must be a positive integer"):
         HeadingWeighted(BM25Retriever(), 0).fit(CORPUS)
+
+
+def test_bm25f_without_length_normalisation_scores_like_bm25_over_repeated_headings() -> None:
+    fields = BM25FRetriever(weights=(3, 3, 1), b=(0, 0, 0)).fit(CORPUS)
+    repeated = HeadingWeighted(BM25Retriever(b=0), weight=3).fit(CORPUS).retriever
+    for question in ("¿Alérgenos del polvorón?", "costos de entregas", "cacahuate"):
+        assert np.allclose(fields.score(question), repeated.score(question))
+
+
+def test_bm25f_does_not_let_a_long_body_dilute_a_title_match() -> None:
+    body = " ".join(["pan"] * 200)
+    corpus = SearchCorpus(ids=("short", "long"), page_ids=("p1", "p2"), titles=("Canela", "Canela"),
+                          sections=(None, None), texts=("Canela\nUn pan.", f"Canela\n{body}"), audiences=(None, None))
+    fields = BM25FRetriever().fit(corpus).score("canela")
+    repeated = HeadingWeighted(BM25Retriever(), weight=2).fit(corpus).retriever.score("canela")
+    assert fields[0] == pytest.approx(fields[1]) and repeated[0] > repeated[1]
+
+
+def test_bm25f_wants_one_weight_and_one_b_per_field() -> None:
+    with pytest.raises(ValueError, match="one value per field"):
+        BM25FRetriever(weights=(2, 1)).fit(CORPUS)
+    with pytest.raises(ValueError, match="RM3 feedback runs on plain BM25"):
+        Recipe(bm25f=True, feedback=True).retriever()
+
+
+def test_fusing_by_section_returns_each_section_once_at_its_best_chunk() -> None:
+    corpus = SearchCorpus(ids=("a1", "a2", "b"), page_ids=("p", "p", "q"), titles=("Canela", "Canela", "Nuez"),
+                          sections=("Alérgenos", "Alérgenos", None),
+                          texts=("Canela > Alérgenos\nLleva nuez.", "Canela > Alérgenos\nLleva nuez y nuez.",
+                                 "Nuez\nLa nuez."), audiences=(None, None, None))
+    by_chunk = RRF([BM25Retriever()]).fit(corpus).search("nuez", k=3)
+    by_section = RRF([BM25Retriever()], unit="section").fit(corpus).search("nuez", k=3)
+    best_of_p = next(h.id for h in by_chunk if h.page_id == "p")
+    assert [h.id for h in by_chunk] == ["b", "a2", "a1"] and [h.id for h in by_section] == ["b", best_of_p]
+
+
+def test_recipes_sharing_fitted_lists_search_as_if_each_were_fitted_alone() -> None:
+    shared: dict = {}
+    Recipe(lsa_components=2).retriever(shared).fit(CORPUS)
+    reused = Recipe(lsa_components=2, bm25f=True).retriever(shared).fit(CORPUS)
+    alone = Recipe(lsa_components=2, bm25f=True).retriever().fit(CORPUS)
+    assert len(shared) == 3  # BM25, LSA, BM25F: the second recipe fitted only its new keyword list
+    assert reused.search("cacahuate en mayo", k=3) == alone.search("cacahuate en mayo", k=3)
 
 
 def test_rm3_adds_the_top_documents_words_to_the_query() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.corpus import SearchCorpus, chunk_body
 from lab.vectors.search import LEAD, Hit
 
 __all__ = ["Source", "numbered_sources"]
@@ -40,14 +40,9 @@ class Source:
                 f"(edited {self.edited or 'unknown'}, {self.url or 'no url'})")
 
 
-def _body(text: str, title: str) -> str:
-    first, _, rest = text.partition("\n")
-    return rest if first.startswith(title) and rest else text
-
-
 def numbered_sources(hits: Sequence[Hit], corpus: SearchCorpus) -> list[Source]:
     """The hits, best first, as sources numbered from 1, their texts read from ``corpus``."""
     text_of = dict(zip(corpus.ids, corpus.texts))
     return [Source(number=number, title=hit.title, section=hit.section, url=hit.url, edited=hit.edited,
-                   text=_body(text_of[hit.id], hit.title), chunk_id=hit.id, page_id=hit.page_id, score=hit.score)
+                   text=chunk_body(text_of[hit.id], hit.title), chunk_id=hit.id, page_id=hit.page_id, score=hit.score)
             for number, hit in enumerate(hits, start=1)]

@@ -188,14 +188,16 @@ def precision_at_k_chart(ks: Sequence[int], precision: Sequence[float], ideal: S
                    fontsize=9)
 
 
-def method_comparison_chart(table: pd.DataFrame, method: str = "method", title: str = "") -> Figure:
-    """One group of bars per retrieval method, one bar per metric column (every column but ``method``)."""
+def method_comparison_chart(table: pd.DataFrame, method: str = "method", title: str = "",
+                            width: float = 9.0) -> Figure:
+    """One group of bars per retrieval method, one bar per metric column (every column but ``method``),
+    on a figure ``width`` inches wide (wider for many methods, so their labels stay apart)."""
     if method not in table.columns:
         raise ValueError(f"the table has no {method!r} column; its columns are {list(table.columns)}")
     metrics = [c for c in table.columns if c != method]
     if not metrics or table.empty:
         raise ValueError("the table needs at least one method row and one metric column")
-    fig = Figure(figsize=(9, 3.8))
+    fig = Figure(figsize=(width, 3.8))
     ax = fig.add_subplot()
     palette = [COLORS["blue"], COLORS["orange"], COLORS["green"], COLORS["purple"], COLORS["red"]]
     width = 0.8 / len(metrics)

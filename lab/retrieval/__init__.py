@@ -5,8 +5,9 @@
 - :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf) and
   :class:`StoredVectorRetriever` (any model in an ``IndexStore``) share
   ``search(query, k, audience=None, min_score=None)``.
-- :class:`RRF` fuses retrievers by reciprocal rank (k = 60); :class:`HeadingWeighted` counts
-  titles and sections more; :class:`RM3Retriever` adds pseudo-relevance feedback to BM25.
+- :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections; :class:`HeadingWeighted`
+  counts titles and sections more, :class:`BM25FRetriever` scores them as fields;
+  :class:`RM3Retriever` adds pseudo-relevance feedback to BM25.
 - :mod:`lab.retrieval.recipe` holds the tuning ladder (:class:`Recipe`, :func:`climb`, :data:`TUNED`)
   and :mod:`lab.retrieval.significance` the paired bootstrap that says how sure a gain is.
 - :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
@@ -20,6 +21,7 @@ from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt
 from lab.retrieval.labelled_sets import (bakery_questions, handbook_questions, study_note_corpus, study_note_questions,
                                          unanswerable_bakery_questions)
 from lab.retrieval.feedback import RM3Retriever
+from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.recipe import TUNED, Ladder, Recipe, Step, climb
@@ -45,6 +47,7 @@ __all__ = [
     "RRF",
     "RRF_K",
     "HeadingWeighted",
+    "BM25FRetriever",
     "RM3Retriever",
     "Recipe",
     "Step",

@@ -18,10 +18,16 @@ from lab.ingest.store import IndexStore
 from lab.notion.pages import PageMetadata
 from lab.vectors.search import Hit
 
-__all__ = ["SearchCorpus", "UnknownAudienceError"]
+__all__ = ["SearchCorpus", "UnknownAudienceError", "chunk_body"]
 
 class UnknownAudienceError(LabError, ValueError):
     """A search asked for an audience that no row of the corpus has (a typo would otherwise return nothing)."""
+
+
+def chunk_body(text: str, title: str) -> str:
+    """A chunk's text without the "Title > Section" line it starts with (the text itself if it has none)."""
+    first, _, rest = text.partition("\n")
+    return rest if first.startswith(title) and rest else text
 
 
 def _field(chunk: Any, name: str) -> Any:

@@ -7,21 +7,35 @@ Cormack, Clarke and Buettcher (SIGIR 2009): an item's fused score is
 with k = 60. Only ranks matter, so a BM25 score of 14.2 and a cosine of 0.31 never need a
 common scale; k damps the difference between first and second place, so an item that several
 retrievers rank fairly high beats one that a single retriever ranks first.
+
+Relevance is judged per section, and a section cut into two chunks takes two places in a
+chunk ranking, pushing every section below it down one rank. ``RRF(..., unit="section")``
+ranks sections instead: each retriever's list keeps a section once, at its best chunk (MaxP,
+as Dai and Callan 2019 call it), ranks are fused per section, and each section comes back as
+the chunk that ranked it best.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
+from typing import Literal
 
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit, check_k
 
-__all__ = ["reciprocal_rank_fusion", "RRF", "RRF_K"]
+__all__ = ["reciprocal_rank_fusion", "RRF", "RRF_K", "UNITS"]
 
 #: The constant of Cormack et al., used by Elasticsearch, OpenSearch and most hybrid search tools.
 RRF_K = 60
+
+#: What :class:`RRF` ranks: chunks as the retrievers return them, or the sections they belong to.
+UNITS = ("chunk", "section")
+
+
+def _key(hit: Hit, unit: str) -> Hashable:
+    return hit.id if unit == "chunk" else (hit.page_id, hit.section)
 
 
 def reciprocal_rank_fusion(rankings: Sequence[Sequence[Hashable]], k: float = RRF_K) -> list[tuple[Hashable, float]]:
@@ -52,21 +66,26 @@ class RRF(Retriever):
     retrievers : the retrievers to fuse (fitted on the same corpus by :meth:`fit`).
     k : the RRF constant (60). Not the number of results: that is ``search``'s ``k``.
     depth : how many hits each retriever contributes before fusion.
+    unit : "chunk" fuses chunks; "section" fuses sections, one hit each (its best-ranked chunk).
 
     Attributes
     ----------
     corpus_ : the corpus every retriever was fitted on.
     """
 
-    def __init__(self, retrievers: Sequence[Retriever], k: float = RRF_K, depth: int = 100) -> None:
+    def __init__(self, retrievers: Sequence[Retriever], k: float = RRF_K, depth: int = 100,
+                 unit: Literal["chunk", "section"] = "chunk") -> None:
         self.retrievers = retrievers
         self.k = k
         self.depth = depth
+        self.unit = unit
 
     def fit(self, corpus: SearchCorpus) -> RRF:
         """Fit every retriever on ``corpus``; returns self."""
         if not self.retrievers:
             raise ValueError("RRF needs at least one retriever to fuse")
+        if self.unit not in UNITS:
+            raise ValueError(f"unit must be one of {UNITS}, not {self.unit!r}")
         for retriever in self.retrievers:
             retriever.fit(corpus)
         self.corpus_ = corpus
@@ -82,8 +101,17 @@ class RRF(Retriever):
         self._check_fitted("corpus_")
         k = check_k(k)
         depth = max(self.depth, k)
-        lists = [retriever.search(query, depth, audience=audience) for retriever in self.retrievers]
-        hits = {hit.id: hit for ranking in lists for hit in ranking}
-        fused = reciprocal_rank_fusion([[hit.id for hit in ranking] for ranking in lists], self.k)
-        chosen = [(chunk_id, score) for chunk_id, score in fused if min_score is None or score >= min_score][:k]
-        return [replace(hits[chunk_id], score=score) for chunk_id, score in chosen]
+        rankings: list[list[tuple[Hashable, Hit]]] = []
+        for retriever in self.retrievers:
+            ranking: dict[Hashable, Hit] = {}
+            for hit in retriever.search(query, depth, audience=audience):
+                ranking.setdefault(_key(hit, self.unit), hit)  # a section stays at its best chunk
+            rankings.append(list(ranking.items()))
+        best: dict[Hashable, Hit] = {}  # each key's hit where it ranked best, the earliest list first
+        for rank in range(max(map(len, rankings), default=0)):
+            for ranking in rankings:
+                if rank < len(ranking):
+                    best.setdefault(*ranking[rank])
+        fused = reciprocal_rank_fusion([[key for key, _ in ranking] for ranking in rankings], self.k)
+        chosen = [(key, score) for key, score in fused if min_score is None or score >= min_score][:k]
+        return [replace(best[key], score=score) for key, score in chosen]

@@ -1,7 +1,8 @@
 """A retrieval recipe: every choice the tuning ladder makes, in one value that builds the search.
 
 The ladder of lesson 10 changes one knob at a time (the analyzer, how much headings count, the
-chunk size, pseudo-relevance feedback, fusion with LSA) and keeps what helps. A :class:`Recipe`
+chunk size, pseudo-relevance feedback, fusion with LSA, headings as BM25F fields, fusion with a
+second analysis, sections as the unit ranked) and keeps what helps. A :class:`Recipe`
 holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step.
 :func:`climb` measures each step against the recipe kept so far and decides whether to keep it.
 :data:`TUNED` is where the bakery's ladder ends: the method the answering lesson searches with.
@@ -9,9 +10,9 @@ holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -21,11 +22,13 @@ from lab.chunking.section_tokens import SectionTokenChunker
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
 from lab.retrieval.feedback import RM3Retriever
+from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.retrievers import BM25Retriever, LsaRetriever, Retriever
 from lab.retrieval.significance import Gain, paired_gain
 from lab.vectors import CharNgramAnalyzer, WordAnalyzer
+from lab.vectors.search import Hit
 
 __all__ = ["Recipe", "TUNED", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
 
@@ -46,6 +49,10 @@ class Recipe:
     feedback : BM25 with RM3 pseudo-relevance feedback (Anserini's 10 documents, 10 terms, 0.5).
     lsa_components : fuse with LSA of that many dimensions by reciprocal rank (``None``: no fusion).
     random_state : seed of LSA's start vector.
+    bm25f : score title, section and body as BM25F fields (weights ``heading_weight``,
+        ``heading_weight``, 1; b = 0.75 each) instead of repeating the headings in the text.
+    fuse_analyzers : more analyzers, each a BM25 (built like the first) fused by reciprocal rank.
+    unit : what the fusion ranks: "chunk", or "section" (each section once, at its best chunk).
     """
 
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
@@ -54,6 +61,9 @@ class Recipe:
     feedback: bool = False
     lsa_components: int | None = None
     random_state: int = 0
+    bm25f: bool = False
+    fuse_analyzers: tuple[Callable[[str], list[str]], ...] = ()
+    unit: Literal["chunk", "section"] = "chunk"
 
     def corpus(self, pages: Iterable[Any]) -> SearchCorpus:
         """Chunk read pages (``KnowledgeBaseRead.pages``) with this recipe's chunker, urls and edits kept."""
@@ -61,19 +71,57 @@ class Recipe:
         chunks = chunk_pages(pages, chunker=self.chunker).chunks
         return SearchCorpus.from_chunks(chunks, pages={page.info.id: page.info for page in pages})
 
-    def retriever(self) -> Retriever:
-        """A new, unfitted retriever made the way this recipe says."""
-        keyword: Retriever = (RM3Retriever(analyzer=self.analyzer) if self.feedback
-                              else BM25Retriever(analyzer=self.analyzer))
+    def retriever(self, shared: MutableMapping[Hashable, Retriever] | None = None) -> Retriever:
+        """A new, unfitted retriever made the way this recipe says.
+
+        With ``shared``, each ranked list (a BM25, the LSA) is fitted once per corpus and kept
+        there, so recipes that differ elsewhere reuse it: the ladder refits only what a step changes.
+        """
+        rankers = [(("keyword", analyzer, self.bm25f, self.feedback, self.heading_weight), self._keyword(analyzer))
+                   for analyzer in (self.analyzer, *self.fuse_analyzers)]
         if self.lsa_components is not None:
-            keyword = RRF([keyword, LsaRetriever(self.lsa_components, analyzer=self.analyzer,
-                                                 random_state=self.random_state)])
-        return HeadingWeighted(keyword, self.heading_weight) if self.heading_weight != 1 else keyword
+            lsa = LsaRetriever(self.lsa_components, analyzer=self.analyzer, random_state=self.random_state)
+            rankers.append((("lsa", self.analyzer, self.heading_weight, self.lsa_components, self.random_state),
+                            self._weighted(lsa)))
+        built = [ranker if shared is None else _FitOnce(key, ranker, shared) for key, ranker in rankers]
+        return built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
+
+    def _keyword(self, analyzer: Callable[[str], list[str]]) -> Retriever:
+        if self.bm25f:
+            if self.feedback:
+                raise ValueError("RM3 feedback runs on plain BM25, not on BM25F fields: "
+                                 "set feedback=False or bm25f=False")
+            return BM25FRetriever(weights=(self.heading_weight, self.heading_weight, 1), analyzer=analyzer)
+        return self._weighted(RM3Retriever(analyzer=analyzer) if self.feedback else BM25Retriever(analyzer=analyzer))
+
+    def _weighted(self, retriever: Retriever) -> Retriever:
+        return HeadingWeighted(retriever, self.heading_weight) if self.heading_weight != 1 else retriever
 
 
-#: Where the bakery's ladder ends: BM25 over accent-folded character 4-grams of words, headings
-#: counted twice, fused by reciprocal rank with LSA-128 over the same terms.
-TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128)
+class _FitOnce(Retriever):
+    """A ranked list fitted once per ``(key, corpus)`` in ``shared``, then searched by every recipe that builds it."""
+
+    def __init__(self, key: Hashable, retriever: Retriever, shared: MutableMapping[Hashable, Retriever]) -> None:
+        self.key = key
+        self.retriever = retriever
+        self.shared = shared
+
+    def fit(self, corpus: SearchCorpus) -> _FitOnce:
+        if (self.key, corpus) not in self.shared:
+            self.shared[self.key, corpus] = self.retriever.fit(corpus)
+        self.fitted_ = self.shared[self.key, corpus]
+        return self
+
+    def search(self, query: str, k: int = 10, audience: str | None = None,
+               min_score: float | None = None) -> list[Hit]:
+        self._check_fitted("fitted_")
+        return self.fitted_.search(query, k, audience=audience, min_score=min_score)
+
+
+#: Where the bakery's ladder ends: BM25F over accent-folded character 4-grams of words (title and
+#: section weighted 2, body 1), fused by reciprocal rank with LSA-128 over the same terms (headings
+#: counted twice in its texts).
+TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128, bm25f=True)
 
 
 @dataclass(frozen=True)
@@ -101,10 +149,19 @@ class Ladder:
     recipe: Recipe
 
 
-def _scores(recipe: Recipe, pages: Sequence[Any], questions: Sequence[LabelledQuestion],
-            metrics: Sequence[Metric]) -> pd.DataFrame:
-    retriever = recipe.retriever().fit(recipe.corpus(pages))
-    return evaluate_search(lambda q: retriever.search(q.question, k=_DEPTH), questions, metrics)
+class _Rungs:
+    """Scores recipes on one set of pages, sharing corpora (per chunker) and fitted lists between rungs."""
+
+    def __init__(self, pages: Sequence[Any], questions: Sequence[LabelledQuestion], metrics: Sequence[Metric]) -> None:
+        self.pages, self.questions, self.metrics = pages, questions, metrics
+        self.corpora: dict[Chunker, SearchCorpus] = {}
+        self.shared: dict[Hashable, Retriever] = {}
+
+    def scores(self, recipe: Recipe) -> pd.DataFrame:
+        if recipe.chunker not in self.corpora:
+            self.corpora[recipe.chunker] = recipe.corpus(self.pages)
+        retriever = recipe.retriever(self.shared).fit(self.corpora[recipe.chunker])
+        return evaluate_search(lambda q: retriever.search(q.question, k=_DEPTH), self.questions, self.metrics)
 
 
 def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions: Sequence[LabelledQuestion],
@@ -116,12 +173,13 @@ def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions:
     whether the step was kept.
     """
     names = [m.name for m in metrics]
-    current, current_scores = start, _scores(start, pages, questions, metrics)
+    rungs = _Rungs(pages, questions, metrics)
+    current, current_scores = start, rungs.scores(start)
     rows = [{"step": "start", **{n: current_scores[n].mean() for n in names}, "kept": True}]
     per_question = {"start": current_scores}
     for step in steps:
         candidate = replace(current, **step.changes)
-        scores = _scores(candidate, pages, questions, metrics)
+        scores = rungs.scores(candidate)
         gains = {n: paired_gain(current_scores.set_index("question")[n], scores.set_index("question")[n],
                                 seed=seed) for n in names}
         kept = keeps(gains)

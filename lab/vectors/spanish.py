@@ -36,6 +36,7 @@ _WORD = re.compile(r"\w+")
 _TILDE = "\u0303"  # combining tilde: ñ is a letter of its own in Spanish, not an accented n
 
 
+@lru_cache(maxsize=1 << 16)  # called once or twice per word of every text: a corpus repeats its words
 def fold_accents(text: str) -> str:
     """``text`` without acute accents, graves or diaereses ("celíaco" -> "celiaco"); ñ stays ñ."""
     decomposed = unicodedata.normalize("NFD", text)
