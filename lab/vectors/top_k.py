@@ -69,7 +69,8 @@ def update_top_k_dense(scores, first_row, mask, min_score, best_rows, best_score
         bar_score, bar_row = _bar(rows, kept, count)
         for j in range(scores.shape[1]):
             score, row = scores[q, j], first_row + j
-            if score >= min_score and (score > bar_score or (score == bar_score and row < bar_row)) and mask[row]:
+            # the first test drops almost every score; the rest run for the few that reach the bar
+            if score >= bar_score and (score > bar_score or row < bar_row) and score >= min_score and mask[row]:
                 count, bar_score, bar_row = _insert(rows, kept, count, row, score)
         counts[q] = count
 
@@ -103,7 +104,7 @@ def update_top_k_sparse(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data
             row = touched[i]
             score = total[row]
             total[row] = 0.0  # ready for the next query
-            if score >= min_score and (score > bar_score or (score == bar_score and row < bar_row)) and mask[row]:
+            if score >= bar_score and (score > bar_score or row < bar_row) and score >= min_score and mask[row]:
                 count, bar_score, bar_row = _insert(rows, kept, count, row, score)
         if rank_unmatched and unmatched_score >= min_score:
             for row in range(n_rows):
