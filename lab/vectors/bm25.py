@@ -130,8 +130,7 @@ class BM25(Estimator):
 
     def query_terms(self, query: str) -> list[int]:
         """Columns of the query's known terms in query order, repeats kept; unknown terms score nothing."""
-        self._check_fitted("weights_")
-        return known_term_columns([query], self.analyzer, self.vocabulary_).indices.tolist()
+        return self._occurrences([query]).indices.tolist()
 
     def score(self, query: str) -> np.ndarray:
         """BM25 score of every document for ``query``, shape (n_docs,); 0 where no query term occurs."""
@@ -162,6 +161,9 @@ class BM25(Estimator):
         known term, and each document's score is that row times its weights: the sum of
         :meth:`score`, added in the same order, so both give the very same numbers.
         """
+        return top_k_sparse_product(self._occurrences(queries), self.weights_, k, mask=mask, min_score=min_score)
+
+    def _occurrences(self, queries: Iterable[str]) -> sp.csr_matrix:
+        """The queries' known terms, one row per query (the one place queries meet the analyzer)."""
         self._check_fitted("weights_")
-        occurrences = known_term_columns(queries, self.analyzer, self.vocabulary_)
-        return top_k_sparse_product(occurrences, self.weights_, k, mask=mask, min_score=min_score)
+        return known_term_columns(queries, self.analyzer, self.vocabulary_)
