@@ -121,7 +121,8 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     ``weights`` (n_rows, n_terms), best given as CSC so that each term's rows are one slice.
     Only the rows containing a query term are scored; the others are ranked with
     ``unmatched_score`` if it is given (0.0 for a cosine, which ranks every row) and not at all
-    if it is ``None`` (BM25, like Lucene). Otherwise as :func:`top_k_rows`.
+    if it is ``None`` (BM25, like Lucene). Otherwise as :func:`top_k_rows`. Queries are scored one
+    after the other in the same scratch arrays (a few per row), so memory does not grow with them.
     """
     k = check_k(k)
     queries = sp.csr_matrix(queries)
