@@ -12,6 +12,10 @@ Notion block traversal, flattened once before timing. Two comparisons:
   given the lab's tokenizer because tiktoken is not a dependency) and against
   ``RecursiveCharacterTextSplitter`` measuring length in lab tokens, both section by section.
 
+Settings. LangChain's splitters have no speed options (no compiled or parallel mode): each is
+used as its documentation shows, with the lab's sizes; only the length function differs where
+the lab counts tokens, and it is the lab's own so that both cut at the same places.
+
 Throughput is input megabytes (UTF-8) per second; a ratio above 1 means the lab is faster.
 The lab does more per chunk than the references (stable ids, fingerprints, exact offsets,
 table headers), so a ratio near 1 already means that work is not paid for in speed.

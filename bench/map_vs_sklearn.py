@@ -2,6 +2,10 @@
 
 Both centre implicitly (neither densifies the matrix), so this compares two ARPACK runs and
 what surrounds them; the explained variance must agree.
+
+Settings. PCA accepts sparse input with two solvers, ``"arpack"`` and ``"covariance_eigh"``;
+the second forms the n_terms x n_terms covariance (50,000 terms: 20 GB), so ``"arpack"`` is its
+fastest solver that can run here, and the one its documentation points to for sparse data.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""BM25: scores equal to bm25s for the same idf variant, a named variant, fast sparse queries."""
+"""BM25: scores equal to bm25s for the same idf variant, a named variant, many queries ranked at once."""
 
 from __future__ import annotations
 
@@ -112,6 +112,28 @@ def test_top_k_ranks_only_documents_with_a_query_term_best_first_ties_by_row() -
     assert [row for row, _ in index.top_k("pan", k=10)] == [3, 0, 2]
     assert index.top_k("pan", k=1) == [(3, pytest.approx(index.score("pan")[3]))]
     assert index.top_k("croissant") == [] and not index.score("croissant").any()
+
+
+def test_many_queries_get_the_top_k_of_each_alone_with_exactly_the_scores_of_score() -> None:
+    index = BM25().fit(DOCS)
+    queries = [*QUERIES, "brioche baguette", ""]
+    many = index.top_k_many(queries, k=3)
+    assert many == [index.top_k(query, k=3) for query in queries]
+    for query, found in zip(queries, many):
+        scores = index.score(query)
+        assert all(score == scores[row] for row, score in found)  # the same sums, added in the same order
+    assert many[-2:] == [[], []]
+
+
+def test_top_k_many_leaves_masked_and_weak_documents_out() -> None:
+    index = BM25().fit(DOCS)
+    best = index.top_k("nuez", k=10)
+    mask = np.ones(len(DOCS), dtype=bool)
+    mask[best[0][0]] = False
+    assert index.top_k_many(["nuez"], k=10, mask=mask) == [best[1:]]
+    assert index.top_k_many(["nuez"], k=10, min_score=best[1][1]) == [best[:2]]
+    with pytest.raises(TypeError, match="single str"):
+        index.top_k_many("nuez")
 
 
 def test_top_k_finds_the_answer_in_the_bakery_corpus() -> None:

@@ -1,12 +1,17 @@
-"""Cosine scores, the one top-k ranking (ties, masks, thresholds) and the one search result."""
+"""Cosine scores, the one top-k ranking (ties, masks, thresholds, many queries at once) and the one search result."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lab.vectors import Hit, TfidfVectorizer, cosine_scores, top_k_rows
+from lab.vectors import (
+    Hit, TfidfVectorizer, cosine_scores, search, top_k_dense_product, top_k_rows, top_k_rows_many,
+    top_k_sparse_product,
+)
 
 # Unit rows: row 1 and row 3 tie with the query, row 0 is next, row 2 is orthogonal.
 ROWS = np.array([[0.6, 0.8, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
@@ -87,3 +92,82 @@ def test_a_hit_reads_as_score_title_and_section() -> None:
     hit = Hit(id="c1", score=1.0, title="Política de cancelaciones", section="Plazos", page_id="p1")
     assert str(hit) == "1.000  Política de cancelaciones > Plazos"
     assert str(Hit(id="c0", score=0.25, title="Horario")) == "0.250  Horario > (lead)"
+
+
+# ---------------------------------------------------------------- many queries at once
+
+
+def test_many_score_rows_rank_like_one_row_at_a_time() -> None:
+    rng = np.random.default_rng(0)
+    scores = rng.integers(0, 4, size=(6, 50)).astype(float)  # many ties
+    mask = rng.random(50) < 0.8
+    many = top_k_rows_many(scores, 7, mask=mask, min_score=1.0)
+    assert many == [top_k_rows(row, 7, mask=mask, min_score=1.0) for row in scores]
+    assert top_k_rows_many(scores.astype(np.float32), 7) == top_k_rows_many(scores, 7)
+    assert top_k_rows_many(np.zeros((2, 0)), 3) == [[], []] and top_k_rows_many(np.zeros((0, 5)), 3) == []
+
+
+def test_dense_products_ranked_block_by_block_equal_ranking_the_whole_score_matrix(monkeypatch) -> None:
+    rng = np.random.default_rng(1)
+    matrix = rng.integers(-2, 3, size=(23, 4)).astype(np.float32)
+    queries = rng.integers(-2, 3, size=(5, 4)).astype(np.float32)
+    mask = rng.random(23) < 0.7
+    whole = top_k_rows_many(queries @ matrix.T, 6, mask=mask, min_score=-1.0)
+    monkeypatch.setattr(search, "_BLOCK_ENTRIES", 7)  # blocks of 3 rows by 2 queries
+    monkeypatch.setattr(search, "_QUERY_BLOCK", 2)
+    assert top_k_dense_product(queries, matrix, 6, mask=mask, min_score=-1.0) == whole
+    assert top_k_dense_product(queries[0], matrix, 6, mask=mask, min_score=-1.0) == whole[:1]
+
+
+def _sorted_reference(queries: np.ndarray, weights: np.ndarray, k: int, mask: np.ndarray, min_score: float | None,
+                      unmatched_score: float | None) -> list[list[tuple[int, float]]]:
+    """Every row scored and sorted, the slow and obvious way."""
+    found = []
+    for query in queries:
+        candidates = []
+        for row, weight_row in enumerate(weights):
+            matched = bool(np.any((query != 0) & (weight_row != 0)))
+            score = float(query @ weight_row) if matched else unmatched_score
+            if mask[row] and score is not None and (min_score is None or score >= min_score):
+                candidates.append((row, score))
+        found.append(sorted(candidates, key=lambda pair: (-pair[1], pair[0]))[:k])
+    return found
+
+
+small_ints = st.integers(-3, 3)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    shape=st.tuples(st.integers(1, 4), st.integers(1, 12), st.integers(1, 5)),
+    data=st.data(),
+    k=st.integers(1, 6),
+    min_score=st.sampled_from([None, -1.0, 0.0, 2.0]),
+    unmatched_score=st.sampled_from([None, 0.0]),
+)
+def test_sparse_products_rank_like_scoring_and_sorting_every_row(shape, data, k, min_score, unmatched_score) -> None:
+    n_queries, n_rows, n_terms = shape
+    queries = np.array(data.draw(st.lists(st.lists(small_ints, min_size=n_terms, max_size=n_terms),
+                                          min_size=n_queries, max_size=n_queries)), dtype=float)
+    weights = np.array(data.draw(st.lists(st.lists(small_ints, min_size=n_terms, max_size=n_terms),
+                                          min_size=n_rows, max_size=n_rows)), dtype=float)
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows)))
+    found = top_k_sparse_product(sp.csr_matrix(queries), sp.csc_matrix(weights), k, mask=mask,
+                                 min_score=min_score, unmatched_score=unmatched_score)
+    assert found == _sorted_reference(queries, weights, k, mask, min_score, unmatched_score)
+
+
+def test_sparse_products_accept_weights_by_row_and_refuse_a_different_vocabulary() -> None:
+    weights = sp.csr_matrix(ROWS)
+    assert top_k_sparse_product(sp.csr_matrix(QUERY), weights, 2) == [[(1, 1.0), (3, 1.0)]]
+    with pytest.raises(ValueError, match="queries have 4 terms and weights 3"):
+        top_k_sparse_product(sp.csr_matrix(np.ones((1, 4))), weights, 2)
+
+
+def test_batch_inputs_of_the_wrong_shape_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match=r"expected \(n_queries, n_rows\)"):
+        top_k_rows_many(np.ones(3), 2)
+    with pytest.raises(ValueError, match="each query needs one value per matrix column"):
+        top_k_dense_product(np.ones((2, 4)), ROWS, 2)
+    with pytest.raises(ValueError, match="mask has 3 entries for 4 scores"):
+        top_k_dense_product(QUERY, ROWS, 2, mask=np.ones(3, dtype=bool))

@@ -1,5 +1,11 @@
 """Retrievers: one interface, ``search(query, k, audience=None, min_score=None) -> list[Hit]``.
 
+``search_many(queries, ...)`` answers a list of queries at once, one list of hits per query, and
+``search`` is a batch of one. TF-IDF and BM25 add each score in a fixed order, so a query gets
+the very same hits alone or in a batch; LSA and stored vectors multiply with BLAS, which adds a
+batch's products in another order than one query's, so their scores may differ in the last
+float32 digit (and rows scoring the same to that precision may swap).
+
 Every retriever here scores the rows of a :class:`~lab.retrieval.corpus.SearchCorpus` and
 ranks them the same way:
 
@@ -15,7 +21,7 @@ Cosine retrievers (TF-IDF, LSA, stored dense vectors) rank every visible row, ev
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -24,11 +30,12 @@ from lab.ingest.models import CorpusModels
 from lab.ingest.store import IndexStore, ModelMismatchError
 from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
-from lab.vectors.search import Hit, cosine_scores, top_k_rows
+from lab.vectors.search import Hit, check_k, cosine_scores, top_k_dense_product, top_k_sparse_product
 
 __all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever"]
 
 TextAnalyzer = Callable[[str], list[str]]
+Ranked = list[list[tuple[int, float]]]  # for each query, (row, score) pairs, best first
 
 
 class Retriever(Estimator):
@@ -42,6 +49,11 @@ class Retriever(Estimator):
                min_score: float | None = None) -> list[Hit]:
         """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
         raise NotImplementedError
+
+    def search_many(self, queries: Sequence[str], k: int = 10, audience: str | None = None,
+                    min_score: float | None = None) -> list[list[Hit]]:
+        """:meth:`search` for every query of a list, one list of hits per query, in order."""
+        return [self.search(query, k, audience, min_score) for query in _query_list(queries)]
 
 
 class RowScorer(Retriever):
@@ -59,23 +71,35 @@ class RowScorer(Retriever):
 
     def score(self, query: str) -> np.ndarray:
         """The score of every row for ``query``, shape (n_rows,), in corpus order, before any filter."""
-        return self._score_and_eligible(query)[0]
+        raise NotImplementedError
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
                min_score: float | None = None) -> list[Hit]:
         """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
+        return self.search_many([query], k, audience, min_score)[0]
+
+    def search_many(self, queries: Sequence[str], k: int = 10, audience: str | None = None,
+                    min_score: float | None = None) -> list[list[Hit]]:
+        """:meth:`search` for every query of a list, scored and ranked together, one list per query."""
         self._check_fitted("corpus_")
+        k = check_k(k)
         visible = self.corpus_.allowed(audience)  # before ranking: hidden rows never compete
-        scores, eligible = self._score_and_eligible(query)
-        ranked = top_k_rows(scores, k, mask=visible & eligible, min_score=min_score)
-        return [self.corpus_.hit(row, score) for row, score in ranked]
+        hit = self.corpus_.hit
+        return [[hit(row, score) for row, score in found]
+                for found in self._top_k(_query_list(queries), k, visible, min_score)]
 
     def _fit(self, corpus: SearchCorpus) -> None:
         raise NotImplementedError
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
-        """Scores of every row and which rows may be ranked at all (all of them, for a cosine)."""
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        """The ``k`` best visible rows of each query scoring at least ``min_score``."""
         raise NotImplementedError
+
+
+def _query_list(queries: Sequence[str]) -> list[str]:
+    if isinstance(queries, str):
+        raise TypeError("search_many takes a list of queries, got a single str; wrap it in a list: [query]")
+    return list(queries)
 
 
 class TfidfRetriever(RowScorer):
@@ -91,6 +115,8 @@ class TfidfRetriever(RowScorer):
     ----------
     vectorizer_ : the fitted :class:`~lab.vectors.TfidfVectorizer`.
     matrix_ : scipy.sparse.csr_matrix of shape (n_rows, n_terms).
+    by_term_ : scipy.sparse.csc_matrix, ``matrix_`` by column (each term's rows in one slice):
+        a search adds up the weights of the rows containing its terms only; the others score 0.
     corpus_ : the corpus searched.
     """
 
@@ -100,11 +126,16 @@ class TfidfRetriever(RowScorer):
     def _fit(self, corpus: SearchCorpus) -> None:
         models = CorpusModels(analyzer=self.analyzer).fit(corpus.texts)
         self.vectorizer_, self.matrix_ = models.tfidf_, models.matrix_
+        self.by_term_ = self.matrix_.tocsc()
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def score(self, query: str) -> np.ndarray:
+        """The cosine of every row with ``query``, shape (n_rows,), in corpus order, before any filter."""
         self._check_fitted("matrix_")
-        scores = cosine_scores(self.matrix_, self.vectorizer_.transform([query]))
-        return scores, np.ones(scores.size, dtype=bool)
+        return cosine_scores(self.matrix_, self.vectorizer_.transform([query]))
+
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        return top_k_sparse_product(self.vectorizer_.transform(queries), self.by_term_, k, mask=visible,
+                                    min_score=min_score, unmatched_score=0.0)
 
 
 class LsaRetriever(RowScorer):
@@ -133,11 +164,16 @@ class LsaRetriever(RowScorer):
                               random_state=self.random_state).fit(corpus.texts)
         self.vectorizer_, self.lsa_, self.matrix_ = models.tfidf_, models.lsa_, models.lsa_matrix_
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def score(self, query: str) -> np.ndarray:
+        """The cosine of every row with ``query``, shape (n_rows,), in corpus order, before any filter."""
         self._check_fitted("matrix_")
-        vector = self.lsa_.transform(self.vectorizer_.transform([query]))[0]
-        scores = cosine_scores(self.matrix_, vector)
-        return scores, np.ones(scores.size, dtype=bool)
+        return cosine_scores(self.matrix_, self._vectors([query])[0])
+
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        return top_k_dense_product(self._vectors(queries), self.matrix_, k, mask=visible, min_score=min_score)
+
+    def _vectors(self, queries: list[str]) -> np.ndarray:
+        return self.lsa_.transform(self.vectorizer_.transform(queries))
 
 
 class BM25Retriever(RowScorer):
@@ -168,14 +204,13 @@ class BM25Retriever(RowScorer):
     def _fit(self, corpus: SearchCorpus) -> None:
         self.bm25_ = BM25(k1=self.k1, b=self.b, idf=self.idf, analyzer=self.analyzer).fit(corpus.texts)
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def score(self, query: str) -> np.ndarray:
+        """The BM25 score of every row for ``query``, shape (n_rows,), in corpus order, before any filter."""
         self._check_fitted("bm25_")
-        columns = self.bm25_.query_terms(query)
-        scores = self.bm25_.score(query)
-        if not columns:
-            return scores, np.zeros(scores.size, dtype=bool)
-        matched = self.bm25_.weights_[:, sorted(set(columns))].getnnz(axis=1) > 0
-        return scores, np.asarray(matched).ravel()
+        return self.bm25_.score(query)
+
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        return self.bm25_.top_k_many(queries, k, mask=visible, min_score=min_score)
 
 
 class StoredVectorRetriever(RowScorer):
@@ -211,11 +246,18 @@ class StoredVectorRetriever(RowScorer):
                                      f"corpus with SearchCorpus.from_store(store, {self.model!r})")
         self.matrix_ = vectors[[row_of[chunk_id] for chunk_id in corpus.ids]]
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def score(self, query: str) -> np.ndarray:
+        """The cosine of every row with ``query``, shape (n_rows,), in corpus order, before any filter."""
         self._check_fitted("matrix_")
+        return cosine_scores(self.matrix_, self._vector(query))
+
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        vectors = np.stack([self._vector(query) for query in queries]) if queries else self.matrix_[:0]
+        return top_k_dense_product(vectors, self.matrix_, k, mask=visible, min_score=min_score)
+
+    def _vector(self, query: str) -> np.ndarray:
         vector = np.asarray(self.encode(query), dtype=np.float32).ravel()
         if vector.shape[0] != self.matrix_.shape[1]:
             raise ModelMismatchError(f"the query vector has dimension {vector.shape[0]} but {self.model!r} vectors "
                                      f"have {self.matrix_.shape[1]}: encode queries with the model that made them")
-        scores = cosine_scores(self.matrix_, vector)
-        return scores, np.ones(scores.size, dtype=bool)
+        return vector

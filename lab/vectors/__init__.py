@@ -2,8 +2,9 @@
 map, LSA and BM25.
 
 Pure computation over lists of texts: nothing here knows about Notion or chunks. Every search
-in the lab ranks with :func:`top_k_rows` and returns :class:`Hit` records (id, score, title,
-section, page), whatever it searched.
+in the lab ranks with the one top-k selection (:func:`top_k_rows`, and for many queries at once
+:func:`top_k_rows_many`, :func:`top_k_dense_product`, :func:`top_k_sparse_product`) and returns
+:class:`Hit` records (id, score, title, section, page), whatever it searched.
 """
 
 from lab.vectors import analyzers as _analyzers, bm25 as _bm25, estimator as _estimator, lsa as _lsa

@@ -18,7 +18,9 @@ Names and formulas follow Kamphuis, de Vries, Boytsov and Lin, "Which BM25 do yo
 (ECIR 2020), as does bm25s. A query term repeated counts once per repetition, as in Lucene.
 
 Fitting precomputes every document's weight for every term it contains (a sparse matrix,
-column per term), so a query costs one column slice per query term plus a sum.
+column per term), so a query costs one column slice per query term plus a sum. Searching many
+queries at once (:meth:`BM25.top_k_many`) adds those slices up query by query in compiled code
+and keeps each query's k best as it goes (:func:`lab.vectors.search.top_k_sparse_product`).
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.vectors.analyzers import WordAnalyzer
-from lab.vectors.counting import learn_counts
+from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.estimator import Estimator
-from lab.vectors.search import top_k_rows
+from lab.vectors.search import top_k_sparse_product
 from lab.vectors.sparse_rows import entry_chunks, rows_of
 
 __all__ = ["BM25", "BM25_IDF"]
@@ -127,14 +129,17 @@ class BM25(Estimator):
         return self
 
     def query_terms(self, query: str) -> list[int]:
-        """Columns of the query's known terms, repeats kept; unknown terms score nothing."""
-        self._check_fitted("weights_")
-        vocabulary = self.vocabulary_
-        return [vocabulary[term] for term in self.analyzer(query) if term in vocabulary]
+        """Columns of the query's known terms in query order, repeats kept; unknown terms score nothing."""
+        return self._occurrences([query]).indices.tolist()
 
     def score(self, query: str) -> np.ndarray:
         """BM25 score of every document for ``query``, shape (n_docs,); 0 where no query term occurs."""
-        scores, _ = self._score_and_match(query)
+        columns = self.query_terms(query)
+        weights = self.weights_
+        scores = np.zeros(weights.shape[0])
+        for column in columns:  # a repeated term adds its weights once per repetition
+            documents = slice(weights.indptr[column], weights.indptr[column + 1])
+            scores[weights.indices[documents]] += weights.data[documents]
         return scores
 
     def top_k(self, query: str, k: int = 10) -> list[tuple[int, float]]:
@@ -143,19 +148,22 @@ class BM25(Estimator):
         Only documents containing at least one query term are ranked, so fewer than ``k`` may
         come back (none for a query whose terms the corpus never uses).
         """
-        scores, matched = self._score_and_match(query)
-        if matched.size == 0:
-            return []
-        return [(int(matched[i]), score) for i, score in top_k_rows(scores[matched], k)]
+        return self.top_k_many([query], k)[0]
 
-    def _score_and_match(self, query: str) -> tuple[np.ndarray, np.ndarray]:
-        columns = self.query_terms(query)
-        weights = self.weights_
-        n_docs = weights.shape[0]
-        if not columns:
-            return np.zeros(n_docs), np.empty(0, dtype=np.int64)
-        starts, stops = weights.indptr[columns], weights.indptr[np.asarray(columns) + 1]
-        docs = np.concatenate([weights.indices[a:z] for a, z in zip(starts, stops)])
-        values = np.concatenate([weights.data[a:z] for a, z in zip(starts, stops)])
-        scores = np.bincount(docs, weights=values, minlength=n_docs)
-        return scores, np.unique(docs)
+    def top_k_many(self, queries: Iterable[str], k: int = 10, *, mask: np.ndarray | None = None,
+                   min_score: float | None = None) -> list[list[tuple[int, float]]]:
+        """:meth:`top_k` for every query of a list, scored together; one list per query, in order.
+
+        Documents where ``mask`` (shape (n_docs,)) is false, or scoring below ``min_score``, are
+        never ranked, as in :func:`lab.vectors.top_k_rows`.
+
+        The queries become a (n_queries, n_terms) sparse matrix holding a 1 per occurrence of a
+        known term, and each document's score is that row times its weights: the sum of
+        :meth:`score`, added in the same order, so both give the very same numbers.
+        """
+        return top_k_sparse_product(self._occurrences(queries), self.weights_, k, mask=mask, min_score=min_score)
+
+    def _occurrences(self, queries: Iterable[str]) -> sp.csr_matrix:
+        """The queries' known terms, one row per query (the one place queries meet the analyzer)."""
+        self._check_fitted("weights_")
+        return known_term_columns(queries, self.analyzer, self.vocabulary_)

@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from lab.vectors.analyzers import Analyzer, WordAnalyzer
 from lab.vectors.word_runs import WordCollision, WordIds, word_runs
 
-__all__ = ["learn_counts", "count_known_terms"]
+__all__ = ["learn_counts", "count_known_terms", "known_term_columns"]
 
 Tokenizer = Callable[[str], list[str]]
 
@@ -175,6 +175,26 @@ def count_known_terms(texts: Iterable[str], analyzer: Tokenizer, vocabulary: dic
         columns = np.fromiter(map(vocabulary.get, batch_terms, repeat(-1)), dtype=np.int64, count=len(batch_terms))
         parts.append(_batch_counts(columns[codes], lengths, len(vocabulary)))
     return _stack(parts, len(vocabulary))
+
+
+def known_term_columns(texts: Iterable[str], analyzer: Tokenizer, vocabulary: dict[str, int]) -> sp.csr_matrix:
+    """A 1 for every occurrence of a vocabulary term, in the order each text uses its terms.
+
+    Returns a CSR float64 matrix of shape (n_texts, len(vocabulary)) whose duplicates are not
+    summed: ``count_known_terms`` without the summing, so that a score added up over a row's
+    entries adds its terms in the order of the text (what a short query needs, not a corpus).
+    """
+    split, _ = _split_and_keep(analyzer)
+    column_of = vocabulary.get
+    columns: list[int] = []
+    indptr = [0]
+    for i, text in enumerate(_texts(texts)):
+        if not isinstance(text, str):
+            raise TypeError(f"every text must be a str; item {i} is {type(text).__name__}")
+        columns.extend(column for column in map(column_of, split(text)) if column is not None)
+        indptr.append(len(columns))
+    return sp.csr_matrix((np.ones(len(columns)), np.asarray(columns, dtype=np.int32), np.asarray(indptr)),
+                         shape=(len(indptr) - 1, len(vocabulary)))
 
 
 def _distinct_terms(batch: Sequence[str], analyzer: Tokenizer, split: Tokenizer) -> tuple[np.ndarray, list[str], np.ndarray]:

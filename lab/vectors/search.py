@@ -5,6 +5,13 @@ corpus is one matrix-vector product (:func:`cosine_scores`). :func:`top_k_rows` 
 ``k`` best of any scores (cosine, BM25, fused) without sorting them all, and breaks ties by row
 index, so the same inputs always give the same ranking. The store, the retrievers and the notes
 index name what they found with the same :class:`Hit`.
+
+Many queries are searched at once with the same selection: :func:`top_k_rows_many` ranks a
+matrix of scores, :func:`top_k_dense_product` multiplies dense queries by dense rows in blocks
+(LSA, stored embeddings), and :func:`top_k_sparse_product` adds up, term by term, the weights
+of only the rows that contain a query term (TF-IDF, BM25), never building a row of scores per
+query. One query is a batch of one: it takes the same path and gets the same answer (for dense
+products, up to the last float32 digit: BLAS adds a batch's products in another order).
 """
 
 from __future__ import annotations
@@ -14,7 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["Hit", "LEAD", "check_k", "cosine_scores", "top_k_rows"]
+from lab.vectors.top_k import new_buffers, update_top_k_dense, update_top_k_sparse
+
+__all__ = ["Hit", "LEAD", "check_k", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
+           "top_k_sparse_product"]
 
 LEAD = "(lead)"  # how results and tables name the text before a page's first heading
 
@@ -53,24 +63,107 @@ def top_k_rows(scores: np.ndarray, k: int, *, mask: np.ndarray | None = None,
     """The ``k`` highest scores as ``(row, score)``, best first, equal scores in row order.
 
     ``scores`` has shape (n_rows,). Rows where ``mask`` is false, and rows scoring below
-    ``min_score``, are never ranked, so fewer than ``k`` (or none) may come back. Selects with a
-    partition (linear time) and sorts only the candidates, so ranking 100,000 rows for a top 10
-    costs about one pass over the scores.
+    ``min_score``, are never ranked, so fewer than ``k`` (or none) may come back. One query of
+    :func:`top_k_rows_many`: the same selection, one pass over the scores, no sort.
+    """
+    return top_k_rows_many(np.asarray(scores).reshape(1, -1), k, mask=mask, min_score=min_score)[0]
+
+
+def top_k_rows_many(scores: np.ndarray, k: int, *, mask: np.ndarray | None = None,
+                    min_score: float | None = None) -> list[list[tuple[int, float]]]:
+    """:func:`top_k_rows` for every row of ``scores``, shape (n_queries, n_rows), at once.
+
+    Keeps the ``k`` best of each query while passing over its scores once, so ranking 100,000
+    rows for a top 10 costs about one read of the scores (see :mod:`lab.vectors.top_k`).
     """
     k = check_k(k)
-    scores = np.asarray(scores, dtype=np.float64).ravel()
-    keep = np.ones(scores.size, dtype=bool) if mask is None else np.asarray(mask, dtype=bool).ravel()
-    if keep.size != scores.size:
-        raise ValueError(f"mask has {keep.size} entries for {scores.size} scores; give one per row")
-    if min_score is not None:
-        keep = keep & (scores >= min_score)
-    candidates = np.flatnonzero(keep)
-    if candidates.size > k:
-        # keep every row tied with the k-th best so that ties are decided by row index below
-        kth_best = np.partition(scores[candidates], candidates.size - k)[candidates.size - k]
-        candidates = candidates[scores[candidates] >= kth_best]
-    order = candidates[np.argsort(-scores[candidates], kind="stable")][:k]
-    return [(int(row), float(scores[row])) for row in order]
+    scores = np.asarray(scores)
+    if scores.ndim != 2:
+        raise ValueError(f"scores has shape {scores.shape}; expected (n_queries, n_rows)")
+    if scores.dtype not in (np.float32, np.float64):
+        scores = scores.astype(np.float64)
+    keep = _rows_kept(mask, scores.shape[1])
+    found = new_buffers(scores.shape[0], min(k, scores.shape[1]))
+    if scores.shape[1]:
+        update_top_k_dense(np.ascontiguousarray(scores), 0, keep, _floor(min_score), *found)
+    return _ranked(*found)
+
+
+def top_k_dense_product(queries: np.ndarray, matrix: np.ndarray, k: int, *, mask: np.ndarray | None = None,
+                        min_score: float | None = None) -> list[list[tuple[int, float]]]:
+    """The ``k`` rows of ``matrix`` with the highest dot product with each query, as :func:`top_k_rows`.
+
+    ``queries`` has shape (n_queries, dimension) and ``matrix`` (n_rows, dimension), both dense;
+    with unit rows the dot product is the cosine. The products run in the inputs' dtype, one
+    block of queries by rows at a time, so memory stays near ``_BLOCK_ENTRIES`` scores whatever
+    the sizes (a block of many queries also lets BLAS reuse each block of rows).
+    """
+    k = check_k(k)
+    queries, matrix = np.atleast_2d(np.asarray(queries)), np.asarray(matrix)
+    if matrix.ndim != 2 or queries.ndim != 2 or queries.shape[1] != matrix.shape[1]:
+        raise ValueError(f"queries of shape {queries.shape} do not match a matrix of shape {matrix.shape}: "
+                         f"each query needs one value per matrix column")
+    n_queries, n_rows = queries.shape[0], matrix.shape[0]
+    keep, floor = _rows_kept(mask, n_rows), _floor(min_score)
+    found = new_buffers(n_queries, min(k, n_rows))
+    query_block = min(max(n_queries, 1), _QUERY_BLOCK)
+    row_block = max(1, _BLOCK_ENTRIES // query_block)
+    for q in range(0, n_queries if n_rows else 0, query_block):
+        block = slice(q, q + query_block)
+        for start in range(0, n_rows, row_block):
+            scores = queries[block] @ matrix[start:start + row_block].T
+            update_top_k_dense(np.ascontiguousarray(scores), start, keep, floor, *(part[block] for part in found))
+    return _ranked(*found)
+
+
+def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, mask: np.ndarray | None = None,
+                         min_score: float | None = None,
+                         unmatched_score: float | None = None) -> list[list[tuple[int, float]]]:
+    """The ``k`` best rows for each query, scoring ``queries @ weights.T`` one query term at a time.
+
+    ``queries`` has shape (n_queries, n_terms) (a query's term weights or counts) and
+    ``weights`` (n_rows, n_terms), best given as CSC so that each term's rows are one slice.
+    Only the rows containing a query term are scored; the others are ranked with
+    ``unmatched_score`` if it is given (0.0 for a cosine, which ranks every row) and not at all
+    if it is ``None`` (BM25, like Lucene). Otherwise as :func:`top_k_rows`. Queries are scored one
+    after the other in the same scratch arrays (a few per row), so memory does not grow with them.
+    """
+    k = check_k(k)
+    queries = sp.csr_matrix(queries)
+    if queries.shape[1] != weights.shape[1]:
+        raise ValueError(f"queries have {queries.shape[1]} terms and weights {weights.shape[1]}; "
+                         f"build both with the same vocabulary")
+    by_term = weights if weights.format == "csc" else sp.csc_matrix(weights)
+    n_rows = by_term.shape[0]
+    found = new_buffers(queries.shape[0], min(k, n_rows))
+    if n_rows:
+        update_top_k_sparse(queries.indptr.astype(np.int64), queries.indices.astype(np.int64),
+                            queries.data.astype(np.float64), by_term.indptr, by_term.indices, by_term.data,
+                            _rows_kept(mask, n_rows), _floor(min_score), unmatched_score is not None,
+                            float(unmatched_score or 0.0), *found)
+    return _ranked(*found)
+
+
+# Scores computed at once by top_k_dense_product: 2**22 float32 scores are 16 MB.
+_BLOCK_ENTRIES = 1 << 22
+_QUERY_BLOCK = 1024
+
+
+def _rows_kept(mask: np.ndarray | None, n_rows: int) -> np.ndarray:
+    if mask is None:
+        return np.ones(n_rows, dtype=bool)
+    keep = np.asarray(mask, dtype=bool).ravel()
+    if keep.size != n_rows:
+        raise ValueError(f"mask has {keep.size} entries for {n_rows} scores; give one per row")
+    return keep
+
+
+def _floor(min_score: float | None) -> float:
+    return -np.inf if min_score is None else float(min_score)
+
+
+def _ranked(rows: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> list[list[tuple[int, float]]]:
+    return [list(zip(r[:n], s[:n])) for r, s, n in zip(rows.tolist(), scores.tolist(), counts.tolist())]
 
 
 def cosine_scores(matrix: np.ndarray | sp.spmatrix, query_vector: np.ndarray | sp.spmatrix) -> np.ndarray:
