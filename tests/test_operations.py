@@ -1,5 +1,6 @@
 """Operations: a scheduled ``python -m lab sync`` tells success, a guardrail refusal and a failure
-apart by its exit code and by a one-line JSON status file. Each case runs the real command in a subprocess, as cron would."""
+apart by its exit code and by a one-line JSON status file, and ``python -m lab audit`` lists what
+each integration can see. Each case runs the real command in a subprocess, as cron would."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from lab.clock import WallClock
 from lab.course.paths import REPO_ROOT
 from lab.ingest.run_status import RUN_COUNTS, RunStatus, read_status_file, write_status_file
 from lab.ingest.store import IndexStore
-from lab.simulator import KB_INTEGRATION, LimitsConfig
+from lab.simulator import BATCH_INTEGRATION, KB_INTEGRATION, LimitsConfig
 from lab.simulator.server import serve_in_background
 from lab.simulator.workspaces import bakery_simulator
 
@@ -130,3 +131,41 @@ def test_the_status_file_is_replaced_whole_and_read_back_and_never_holds_a_secre
     assert read_status_file(path) == second and sorted(p.name for p in tmp_path.iterdir()) == ["status.json"]
     with pytest.raises(ValueError, match="outcome"):
         RunStatus(command="sync", outcome="fine", exit_code=0, finished_at="", watermark=None)
+
+
+# ---------------------------------------------------------------------- the permission audit
+
+
+def test_the_audit_of_the_bakery_shows_each_integration_the_three_drafts_its_data_source_shares() -> None:
+    run = cli("audit", "--simulator", token=None)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "  TL Indexador KB: sees 43 pages, 40 publishable, 3 drafts, 0 private" in lines
+    assert "  TL Lote nocturno: sees 43 pages, 40 publishable, 3 drafts, 0 private" in lines
+    drafts = [line.split("(")[0].split(maxsplit=1)[1].strip() for line in lines if line.startswith("    draft")]
+    assert drafts == ["Ficha: Pan de muerto", "Política de programa de lealtad",
+                      "Preguntas frecuentes: talleres de panadería"] * 2
+
+
+def test_a_private_page_shared_with_one_integration_is_flagged_for_that_integration_only(tmp_path) -> None:
+    sim = roomy_simulator()
+    notes = sim.workspace.page_id("notas-de-clientes")
+    sim.workspace.share(BATCH_INTEGRATION, notes)  # customer notes, shared with the batch job by mistake
+    batch_token = sim.token_for(BATCH_INTEGRATION)
+    with serve_in_background(sim) as server:
+        run = cli("audit", "--base-url", server.base_url, "--token-env", "NOTION_TOKEN", "--token-env",
+                  "BATCH_TOKEN", "--rate", "1000", env={"BATCH_TOKEN": batch_token})
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "  TL Indexador KB: sees 43 pages, 40 publishable, 3 drafts, 0 private" in lines
+    assert "  TL Lote nocturno: sees 44 pages, 40 publishable, 3 drafts, 1 private" in lines
+    private = [line for line in lines if line.startswith("    private")]
+    assert private == [f"    private Notas de clientes  (a page outside the knowledge base; {notes})"]
+    assert TOKEN not in run.stdout + run.stderr and batch_token not in run.stdout + run.stderr
+
+
+def test_the_audit_of_a_token_that_is_refused_is_one_line_without_the_token(served) -> None:
+    wrong = "ntn_wrong_audit_token"
+    run = cli("audit", "--base-url", served.base_url, token=wrong)
+    assert run.returncode == ExitCode.FAILED and len(run.stderr.splitlines()) == 1
+    assert "401" in run.stderr and wrong not in run.stderr + run.stdout
