@@ -4,17 +4,20 @@ each integration can see. Each case runs the real command in a subprocess, as cr
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
-from lab.cli import ExitCode
+from lab.cli import ExitCode, main
 from lab.clock import WallClock
 from lab.course.paths import REPO_ROOT
 from lab.ingest.run_status import RUN_COUNTS, RunStatus, read_status_file, write_status_file
@@ -39,10 +42,10 @@ def served():
 
 @pytest.fixture(scope="module")
 def built_index(served, tmp_path_factory) -> Path:
-    """A complete index of the bakery, built once; tests work on copies."""
+    """The bakery indexed once, in process (the runs under test are the subprocesses); tests use copies."""
     db = tmp_path_factory.mktemp("built") / "kb.sqlite"
-    done = cli("index", "--base-url", served.base_url, "--db", str(db), "--rate", "1000")
-    assert done.returncode == 0, done.stderr
+    with mock.patch.dict(os.environ, {"NOTION_TOKEN": TOKEN}), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["index", "--base-url", served.base_url, "--db", str(db), "--rate", "1000"]) == ExitCode.OK
     return db
 
 
