@@ -1,4 +1,4 @@
-"""Command line: ``python -m lab serve`` (the simulator over HTTP), ``index`` and ``sync``.
+"""Command line: ``python -m lab serve`` (the simulator over HTTP), ``index``, ``sync`` and ``audit``.
 
 ``index`` and ``sync`` run the lab's indexer against the real Notion API by default, or
 against any base URL (the served simulator): the token is read from an environment variable
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
-from lab.clock import WallClock
+from lab.clock import WallClock, iso_minute
 from lab.errors import LabError
 from lab.notion import PLANS, plain_text
 from lab.redaction import check_secret, redact
@@ -48,12 +48,13 @@ class ExitCode(IntEnum):
     """How a command ended; scripts can tell the failures apart without reading the message."""
 
     OK = 0
-    FAILED = 1  # Notion refused, the network failed or the guardrail stopped a sync: nothing was written
+    FAILED = 1  # Notion refused or the network failed: nothing was written
     USAGE = 2  # an option is missing, malformed or out of range (argparse's own code)
     TOKEN = 3  # the token is missing or cannot be sent
     DATABASE = 4  # --db cannot hold an index (a folder, not SQLite, damaged, read-only, in memory)
     WAIT = 5  # the server asked to wait longer than --max-wait
     LISTEN = 6  # serve: the address cannot be bound
+    GUARDRAIL = 7  # sync: a reconciliation would delete more than allowed and was refused (--force if intended)
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 
 
@@ -260,6 +261,8 @@ def _token_from_env(name: str) -> str:
 
 
 def _indexer(args: argparse.Namespace, kind: str) -> int:
+    from lab.ingest.sync import GuardrailError
+
     token = _token_from_env(args.token_env)
     created = not Path(args.db).exists()
     store = _open_index(args.db)
@@ -276,6 +279,9 @@ def _indexer(args: argparse.Namespace, kind: str) -> int:
         raise _Failure(ExitCode.WAIT, f"{exc}; {args.db} is unchanged") from None
     except sqlite3.Error as exc:
         raise _Failure(ExitCode.DATABASE, f"{_database_problem(args.db, exc)}; the index is unchanged") from None
+    except GuardrailError as exc:  # a refusal, not a failure: a monitor tells them apart by the exit code
+        raise _Failure(ExitCode.GUARDRAIL, f"{redact(str(exc), token)} (on the command line: --force); {args.db} "
+                                           "is unchanged", prefix="refused") from None
     except (LabError, LookupError) as exc:  # every lab error, pagination's and the guardrail's included
         hint = " (on the command line: --force)" if "force=True" in str(exc) else ""
         raise _Failure(ExitCode.FAILED, f"{redact(str(exc), token)}{hint}; {args.db} is unchanged") from None
@@ -357,6 +363,99 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                         help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
 
 
+# ---------------------------------------------------------------------- sync's status file
+
+
+def _sync(args: argparse.Namespace) -> int:
+    """``sync``, and with ``--status-file`` one line of JSON for a monitor, however the run ended."""
+    if args.status_file is None:
+        return _indexer(args, "sync")
+    try:
+        code = _indexer(args, "sync")
+    except _Failure as failure:
+        _write_status(args, failure.code, failure.line)
+        raise
+    return _write_status(args, ExitCode(code), "")
+
+
+def _write_status(args: argparse.Namespace, code: ExitCode, line: str) -> int:
+    """Write the status file for a run that ended with ``code``; the exit code to return."""
+    from lab.ingest.run_status import RunStatus, write_status_file
+
+    token = os.environ.get(args.token_env, "").strip() or None
+    run, watermark, chunks = _index_state(args.db)
+    if code == ExitCode.OK and run is not None:
+        status = RunStatus.from_run(run, exit_code=int(code))
+    else:
+        status = RunStatus(command="sync", outcome="refused" if code == ExitCode.GUARDRAIL else "failed",
+                           exit_code=int(code), finished_at=iso_minute(WallClock().datetime()), watermark=watermark,
+                           counts={} if chunks is None else {"chunks_total": chunks}, message=line)
+    try:
+        write_status_file(args.status_file, status, token)
+    except OSError as exc:
+        problem = f"error: cannot write --status-file {args.status_file} ({exc.strerror or exc}); a monitor " \
+                  "watching it sees the previous status"
+        print(problem, file=sys.stderr)
+        return int(ExitCode.FAILED) if code == ExitCode.OK else int(code)
+    return int(code)
+
+
+def _index_state(path: str) -> tuple[dict | None, str | None, int | None]:
+    """The index's last run, watermark and chunk count, or Nones when the file cannot say.
+
+    Only an existing, non-empty file is opened, so that reading it never creates an index."""
+    from lab.ingest.store import IndexStore
+
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return None, None, None
+    try:
+        with IndexStore(path) as store:
+            runs = store.sync_runs()
+            return (runs[-1] if runs else None), store.watermark("notion"), store.count_chunks()
+    except (LabError, sqlite3.Error, OSError):
+        return None, None, None
+
+
+# ---------------------------------------------------------------------- audit
+
+
+def _audit(args: argparse.Namespace) -> int:
+    """List, per integration, the pages it can see; flag drafts and private pages."""
+    from lab.client import FixedRate, NoPacing, NotionClient
+    from lab.ingest.permission_audit import audit_integrations, audit_summary, integration_label
+
+    if args.simulator:
+        from lab.simulator import in_process_session
+        from lab.simulator.workspaces import bakery_simulator
+
+        sim = bakery_simulator(seed=0)
+        tokens = [sim.token_for(key) for key in sorted(sim.workspace.integrations)]
+        where, clients = "the simulated bakery workspace", [
+            NotionClient(token, session=in_process_session(sim), clock=sim.clock, pacer=NoPacing())
+            for token in tokens]
+    else:
+        tokens = [_token_from_env(name) for name in dict.fromkeys(args.token_env or ["NOTION_TOKEN"])]
+        retry = _AnnouncedRetry(max_wait=args.max_wait, say=lambda line: print(line, flush=True))
+        where, clients = args.base_url, [NotionClient(token, base_url=args.base_url, clock=WallClock(),
+                                                      pacer=FixedRate(args.rate), retry=retry) for token in tokens]
+    try:
+        labelled = {integration_label(client): client for client in clients}
+        audit = audit_integrations(labelled, args.publishable_property)
+    except _WaitTooLong as exc:
+        raise _Failure(ExitCode.WAIT, str(exc)) from None
+    except (LabError, LookupError) as exc:
+        raise _Failure(ExitCode.FAILED, redact(str(exc), *tokens)) from None
+    print(f"permission audit of {where}: {len(labelled)} integration(s); a flagged page is visible but not "
+          "publishable")
+    for row in audit_summary(audit).itertuples(index=False):
+        print(f"  {row.integration}: sees {row.visible} pages, {row.publishable} publishable, {row.drafts} drafts, "
+              f"{row.private} private")
+        shown = audit[(audit["integration"] == row.integration) & (args.all | (audit["flag"] != ""))]
+        for page in shown.itertuples():
+            print(f"    {page.flag or 'ok':<8}{page.title}  ({page.reason}; {page.page_id})")
+    return ExitCode.OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     codes = ", ".join(f"{code.value} {code.name.lower()}" for code in ExitCode)
     parser = _Parser(prog="python -m lab", description="Tools of the RAG ingestion lab.",
@@ -385,8 +484,28 @@ def build_parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="bring an index up to date with what changed since its watermark")
     _add_indexer_options(sync)
     sync.add_argument("--force", action="store_true", help="allow a reconciliation over the deletion guardrail")
-    sync.set_defaults(func=lambda args: _indexer(args, "sync"))
+    sync.add_argument("--status-file", default=None, metavar="PATH",
+                      help="replace PATH with one line of JSON saying how the run ended (for a monitor)")
+    sync.set_defaults(func=_sync)
+    _add_audit_parser(sub)
     return parser
+
+
+def _add_audit_parser(sub: argparse._SubParsersAction) -> None:
+    audit = sub.add_parser("audit", help="list the pages each integration can see and flag those it should not")
+    audit.add_argument("--simulator", action="store_true",
+                       help="audit every integration of the simulated bakery workspace (no token needed)")
+    audit.add_argument("--base-url", default="https://api.notion.com",
+                       help="API host without /v1 (default: the real Notion API)")
+    audit.add_argument("--token-env", action="append", default=None, metavar="NAME",
+                       help="environment variable holding an integration's token; repeat it to audit several "
+                            "(default NOTION_TOKEN)")
+    audit.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")
+    audit.add_argument("--all", action="store_true", help="list every visible page, not only the flagged ones")
+    audit.add_argument("--rate", type=_RATE, default=3.0, help="requests per second (default 3)")
+    audit.add_argument("--max-wait", type=_SECONDS, default=300.0,
+                       help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
+    audit.set_defaults(func=_audit)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,8 @@
   :class:`RM3Retriever` adds pseudo-relevance feedback to BM25.
 - :mod:`lab.retrieval.recipe` holds the tuning ladder (:class:`Recipe`, :func:`climb`, :data:`TUNED`)
   and :mod:`lab.retrieval.significance` the paired bootstrap that says how sure a gain is.
+- :class:`AuditedRetriever` wraps any retriever and appends who asked, a keyed hash of the query
+  and the page ids returned to a :class:`SearchLog` (JSONL).
 - :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
   :mod:`lab.course.handbook` reads the Chinese handbook with its audiences.
 """
@@ -24,6 +26,7 @@ from lab.retrieval.feedback import RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
+from lab.retrieval.search_log import AuditedRetriever, SearchLog
 from lab.retrieval.recipe import TUNED, Ladder, Recipe, Step, climb
 from lab.retrieval.significance import Gain, paired_gain
 from lab.retrieval.retrievers import (
@@ -45,6 +48,8 @@ __all__ = [
     "BM25Retriever",
     "StoredVectorRetriever",
     "RRF",
+    "AuditedRetriever",
+    "SearchLog",
     "RRF_K",
     "HeadingWeighted",
     "BM25FRetriever",

@@ -1,0 +1,109 @@
+"""The permission audit: which pages each integration can see, and which of them it should not.
+
+An integration needs only the publishable pages of the knowledge base; the indexer reads no
+other (:mod:`lab.ingest.reading`). Whatever else is shared with it is exposure without use: a
+token that leaks, or a reader with a bug, reaches it. The audit lists every page an integration
+sees (``search`` with no query returns everything shared with it, which is all Notion lets an
+integration learn about its own access) and flags the pages the indexer would not index:
+
+- ``draft``: a row of a data source whose publishable checkbox is not ticked. Sharing a data
+  source shares all its rows, so drafts are visible to every integration that reads it; the
+  query filter keeps them out of the index, and moving them out is the only way to hide them.
+- ``private``: a page outside the knowledge base (a workspace page, or a page under one) that was
+  shared with the integration, or a sub-page under an unpublished row. Nothing needs it: unshare it.
+
+A sub-page inherits its parent's publishability, as the indexer reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import pandas as pd
+
+from lab.client import NotionClient, collect_paginated_api
+from lab.ingest.reading import PUBLISHABLE_PROPERTY, page_property, page_title
+
+__all__ = ["VisiblePage", "audit_integration", "audit_integrations", "audit_summary", "integration_label"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class VisiblePage:
+    """One page one integration can see, and whether the audit flags it (``flag`` is "" if not)."""
+
+    integration: str
+    page_id: str
+    title: str
+    parent: str  # "data_source_id", "page_id", "block_id" or "workspace": where Notion says it lives
+    flag: str  # "", "draft" or "private"
+    reason: str
+
+
+def integration_label(client: NotionClient) -> str:
+    """The integration's name as Notion reports it for its token (its bot user)."""
+    return str(client.users.me().get("name") or "unnamed integration")
+
+
+def _parent(page: Mapping[str, Any]) -> tuple[str, str | None]:
+    parent = page.get("parent") or {}
+    kind = str(parent.get("type", "workspace"))
+    return kind, parent.get(kind) if kind != "workspace" else None
+
+
+def _classify(page: Mapping[str, Any], visible: Mapping[str, Mapping[str, Any]], prop: str) -> tuple[str, str]:
+    """(flag, reason) for one page: a publishable row, or a sub-page under one, is not flagged."""
+    kind, parent_id, seen = *_parent(page), {page["id"]}
+    while kind in ("page_id", "block_id"):  # walk up to the row (or workspace page) it hangs from
+        above = visible.get(parent_id or "")
+        if above is None or above["id"] in seen:
+            return "private", "a sub-page whose parent is not visible"
+        page, seen = above, seen | {above["id"]}
+        kind, parent_id = _parent(page)
+    ticked = page_property(page, prop) if kind == "data_source_id" else None
+    if ticked is True:
+        return "", "publishable" if len(seen) == 1 else "a sub-page of a publishable row"
+    if len(seen) > 1:
+        return "private", ("a sub-page of an unpublished row" if kind == "data_source_id"
+                           else "a sub-page of a page outside the knowledge base")
+    if ticked is not None:
+        return "draft", f"a row whose {prop!r} box is not ticked"
+    if kind == "data_source_id":
+        return "private", f"a row of a data source without a {prop!r} box"
+    return "private", "a page outside the knowledge base"
+
+
+def audit_integration(client: NotionClient, label: str | None = None,
+                      publishable_property: str = PUBLISHABLE_PROPERTY) -> list[VisiblePage]:
+    """Every page ``client``'s integration can see, in title order, each flagged or not."""
+    label = label if label is not None else integration_label(client)
+    pages = collect_paginated_api(client.search, filter={"property": "object", "value": "page"})
+    visible = {page["id"]: page for page in pages}
+    rows = []
+    for page in pages:
+        flag, reason = _classify(page, visible, publishable_property)
+        rows.append(VisiblePage(integration=label, page_id=page["id"], title=page_title(page),
+                                parent=_parent(page)[0], flag=flag, reason=reason))
+    return sorted(rows, key=lambda row: (row.title, row.page_id))
+
+
+def audit_integrations(clients: Mapping[str, NotionClient],
+                       publishable_property: str = PUBLISHABLE_PROPERTY) -> pd.DataFrame:
+    """One row per page each integration sees (columns of :class:`VisiblePage`), integrations in
+    the order given; ``clients`` maps a label to a client holding that integration's token."""
+    rows = [asdict(row) for label, client in clients.items()
+            for row in audit_integration(client, label, publishable_property)]
+    return pd.DataFrame(rows, columns=list(VisiblePage.__dataclass_fields__))
+
+
+def audit_summary(audit: pd.DataFrame) -> pd.DataFrame:
+    """Per integration: pages visible, publishable, drafts and private pages (in the audit's order)."""
+    order = list(dict.fromkeys(audit["integration"]))
+    counts = (audit.assign(publishable=audit["flag"].eq(""), drafts=audit["flag"].eq("draft"),
+                           private=audit["flag"].eq("private"))
+              .groupby("integration", sort=False)
+              .agg(visible=("page_id", "size"), publishable=("publishable", "sum"), drafts=("drafts", "sum"),
+                   private=("private", "sum")))
+    return counts.reindex(order).reset_index().astype({c: int for c in ("visible", "publishable", "drafts",
+                                                                         "private")})

@@ -1,0 +1,86 @@
+"""A scheduled sync's status file: one line of JSON that an alerting tool can watch.
+
+A sync run from cron or a systemd timer has nobody reading its output. Each run, whether it
+succeeded, was refused by the deletion guardrail or failed, replaces one small file with what
+happened: the outcome, the exit code, the run's counts, the watermark and when the run finished
+(as the sync reports it: the simulated clock in the lessons, the wall clock on the command line).
+A monitor alerts when ``outcome`` is not ``"ok"``, or when ``finished_at`` grows too old (the job
+stopped running at all).
+
+The file is written to a temporary file in the same folder and renamed over the old one, so a
+reader sees the previous status or the new one, never half a line. The token never reaches it:
+every message passes through :func:`lab.redaction.redact` first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lab.redaction import redact
+
+__all__ = ["OUTCOMES", "RUN_COUNTS", "RunStatus", "write_status_file", "read_status_file"]
+
+#: Every outcome a status file can hold: the sync finished, the guardrail refused it, or it failed.
+OUTCOMES = ("ok", "refused", "failed")
+#: The counts of a ``sync_runs`` row that a status file repeats.
+RUN_COUNTS = ("requests", "pages_reread", "pages_removed", "chunks_new", "chunks_updated", "chunks_unchanged",
+              "chunks_deleted", "chunks_total", "tokens_embedded")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunStatus:
+    """How one run ended, in the fields a monitor reads (``to_line`` gives the file's one line)."""
+
+    command: str
+    outcome: str
+    exit_code: int
+    finished_at: str
+    watermark: str | None
+    counts: dict[str, int] = field(default_factory=dict)
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, got {self.outcome!r}")
+
+    @classmethod
+    def from_run(cls, run: Mapping[str, Any], *, command: str = "sync", exit_code: int = 0) -> RunStatus:
+        """The status of a run that finished, from its ``sync_runs`` row (as the index recorded it)."""
+        return cls(command=command, outcome="ok", exit_code=exit_code, finished_at=run["ran_at"],
+                   watermark=run["watermark"], counts={name: int(run[name]) for name in RUN_COUNTS if name in run},
+                   message=f"{run['kind']} run")
+
+    def to_line(self, *secrets: str | None) -> str:
+        """The status as one line of JSON (keys sorted), with every secret given redacted."""
+        line = json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+        return redact(line, *secrets)
+
+
+def write_status_file(path: str | Path, status: RunStatus, *secrets: str | None) -> Path:
+    """Replace ``path`` with ``status`` in one line, atomically: a temporary file in the same folder
+    (so the rename never crosses file systems) is flushed to disk, then renamed over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(status.to_line(*secrets) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a monitor running as another user reads it
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_status_file(path: str | Path) -> RunStatus:
+    """The status a file holds (what a monitor does in two lines of any language)."""
+    return RunStatus(**json.loads(Path(path).read_text(encoding="utf-8")))

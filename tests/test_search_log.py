@@ -1,0 +1,54 @@
+"""The search audit log: one JSON line per search, who asked and which pages came back, and the
+query only as a keyed hash."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lab.clock import SimulatedClock
+from lab.retrieval import BM25Retriever, SearchCorpus
+from lab.retrieval.search_log import AuditedRetriever, SearchLog, SearchLogKeyError, query_digest
+
+CORPUS = SearchCorpus(
+    ids=("a:0", "a:1", "b:0", "c:0"), page_ids=("pa", "pa", "pb", "pc"),
+    titles=("Entregas", "Entregas", "Alergias", "Nómina"), sections=(None, None, None, None),
+    texts=("Entregas a domicilio en la zona 1", "Entregas los sábados en la zona 2",
+           "Alergias: nuez y cacahuate en la zona de horneado", "Nómina del equipo de mostrador"),
+    audiences=("clientes", "clientes", "clientes", "equipo"))
+KEY = "a key kept apart from the log"
+
+
+def test_each_search_appends_who_asked_the_audience_and_the_page_ids_in_rank_order(tmp_path) -> None:
+    log = SearchLog(tmp_path / "searches.jsonl", key=KEY, clock=SimulatedClock())
+    customer = AuditedRetriever(BM25Retriever(), log, asked_by="chat-clientes").fit(CORPUS)
+    staff = AuditedRetriever(BM25Retriever(), log, asked_by="lote-nocturno").fit(CORPUS)
+    hits = customer.search("entregas zona", k=3, audience="clientes")
+    assert hits == BM25Retriever().fit(CORPUS).search("entregas zona", k=3, audience="clientes")  # unchanged
+    staff.search("nómina", k=2)
+    first, second = log.records()
+    assert (first.asked_by, first.audience, first.k, first.page_ids) == ("chat-clientes", "clientes", 3, ["pa", "pb"])
+    assert (second.asked_by, second.audience, second.page_ids) == ("lote-nocturno", None, ["pc"])
+    assert first.at == SimulatedClock().datetime().isoformat()
+    assert [json.loads(line)["asked_by"] for line in log.path.read_text().splitlines()] == ["chat-clientes",
+                                                                                           "lote-nocturno"]
+    assert list(log.frame().columns) == ["at", "asked_by", "audience", "query_hmac", "k", "page_ids"]
+
+
+def test_the_query_is_stored_as_a_keyed_hash_that_matches_repeats_but_not_guesses_without_the_key(tmp_path) -> None:
+    log = SearchLog(tmp_path / "searches.jsonl", key=KEY)
+    retriever = AuditedRetriever(BM25Retriever(), log, asked_by="chat").fit(CORPUS)
+    retriever.search("Mi hijo Mateo es alérgico a la nuez")
+    retriever.search("  mi hijo MATEO es alérgico a la nuez ")
+    text = log.path.read_text(encoding="utf-8")
+    assert "Mateo" not in text and "MATEO" not in text and "nuez" not in text
+    first, second = log.records()
+    assert first.query_hmac == second.query_hmac == query_digest("mi hijo mateo es alérgico a la nuez", KEY.encode())
+    assert query_digest("mi hijo mateo es alérgico a la nuez", b"another key") != first.query_hmac
+    assert first.at is None and KEY not in repr(log)
+
+
+def test_a_search_log_without_a_key_is_refused() -> None:
+    with pytest.raises(SearchLogKeyError, match="key"):
+        SearchLog("searches.jsonl", key="")
