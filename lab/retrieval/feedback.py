@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
-from lab.retrieval.retrievers import BM25Retriever, TextAnalyzer
+from lab.retrieval.retrievers import BM25Retriever, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
 from lab.vectors.counting import learn_counts
 from lab.vectors.search import top_k_rows
@@ -75,6 +75,11 @@ class RM3Retriever(BM25Retriever):
         for column in best:
             weights[column] = weights.get(column, 0.0) + (1 - self.original_weight) * relevance[column] / total
         return weights
+
+    # Each query is expanded from its own first search, so scoring and ranking go query by query
+    # through the expanded weights, not through BM25's batch of plain queries.
+    score = RowScorer.score
+    _top_k = RowScorer._top_k
 
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         self._check_fitted("bm25_")

@@ -30,7 +30,8 @@ from lab.ingest.models import CorpusModels
 from lab.ingest.store import IndexStore, ModelMismatchError
 from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
-from lab.vectors.search import Hit, check_k, cosine_scores, top_k_dense_product, top_k_sparse_product
+from lab.vectors.search import (Hit, check_k, cosine_scores, top_k_dense_product, top_k_rows,
+                                 top_k_sparse_product)
 
 __all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever"]
 
@@ -71,7 +72,7 @@ class RowScorer(Retriever):
 
     def score(self, query: str) -> np.ndarray:
         """The score of every row for ``query``, shape (n_rows,), in corpus order, before any filter."""
-        raise NotImplementedError
+        return self._score_and_eligible(query)[0]
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
                min_score: float | None = None) -> list[Hit]:
@@ -92,7 +93,19 @@ class RowScorer(Retriever):
         raise NotImplementedError
 
     def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
-        """The ``k`` best visible rows of each query scoring at least ``min_score``."""
+        """The ``k`` best visible rows of each query scoring at least ``min_score``.
+
+        This default scores one query at a time with :meth:`_score_and_eligible`, for scorers with
+        no batch form (BM25F, RM3); TF-IDF, LSA, BM25 and stored vectors rank a batch at once.
+        """
+        ranked = []
+        for query in queries:
+            scores, eligible = self._score_and_eligible(query)
+            ranked.append(top_k_rows(scores, k, mask=visible & eligible, min_score=min_score))
+        return ranked
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of every row and which rows may be ranked at all."""
         raise NotImplementedError
 
 
@@ -211,6 +224,15 @@ class BM25Retriever(RowScorer):
 
     def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
         return self.bm25_.top_k_many(queries, k, mask=visible, min_score=min_score)
+
+    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        self._check_fitted("bm25_")
+        columns = self.bm25_.query_terms(query)
+        scores = self.bm25_.score(query)
+        if not columns:
+            return scores, np.zeros(scores.size, dtype=bool)
+        matched = self.bm25_.weights_[:, sorted(set(columns))].getnnz(axis=1) > 0
+        return scores, np.asarray(matched).ravel()
 
 
 class StoredVectorRetriever(RowScorer):
