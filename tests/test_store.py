@@ -7,7 +7,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.ingest.store import SCHEMA_VERSION, IndexStore, ModelMismatchError, SchemaVersionError
+from lab.ingest.store import SCHEMA_VERSION, IndexedPage, IndexStore, ModelMismatchError, SchemaVersionError
 from lab.notion.pages import PageMetadata
 
 
@@ -90,8 +90,8 @@ def test_a_failed_transaction_leaves_the_index_as_it_was(tmp_path) -> None:
 def test_deleting_a_page_removes_its_chunks_under_every_model(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     chunks = [chunk(0, "a"), chunk(1, "a"), chunk(0, "b")]
-    store.put_pages([PageMetadata(id="a", title="A", type="faq", edited="x"),
-                     PageMetadata(id="b", title="B", type="faq", edited="y")])
+    store.put_pages([IndexedPage(info=PageMetadata(id="a", title="A", type="faq", edited="x")),
+                     IndexedPage(info=PageMetadata(id="b", title="B", type="faq", edited="y"))])
     store.put_chunks(chunks, unit_rows(3, 4), "tfidf")
     store.put_chunks(chunks, unit_rows(3, 2), "lsa")
     assert store.delete_pages(["a"]) == 2
