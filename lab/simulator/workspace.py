@@ -2,12 +2,13 @@
 
 A :class:`Workspace` is built from a plain spec (``data/workspace/bakery.json`` for the lessons,
 small hand-made specs in the tests) and then edited the way a person edits Notion: change a
-block's text, delete a block, add a page or a sub-page, untick "Publicable", move a page to the
-trash, share or unshare it with an integration. Content edits stamp ``last_edited_time`` from
-the clock, rounded down to the minute, on the page whose content changed and nowhere else: an
+block's text, delete a block, add a page or a sub-page, rename a page, untick "Publicable", move
+a page to the trash, share or unshare it with an integration. Content edits stamp
+``last_edited_time`` from the clock, rounded down to the minute, on the page whose content
+changed and nowhere else: an
 edit inside a sub-page stamps the sub-page, not its parent, as in Notion. Adding a sub-page,
-or trashing or restoring one, changes its parent's content too (its ``child_page`` block comes
-or goes), so it stamps both.
+or trashing, restoring or renaming one, changes its parent's content too (its ``child_page``
+block comes, goes or shows the new title), so it stamps both.
 """
 
 from __future__ import annotations
@@ -386,6 +387,17 @@ class Workspace:
         stamp = self._touch_page(self.pages[block.page_id], user)
         block.in_trash = True
         block.edited, block.edited_by = stamp, self._user_id(user)
+
+    def rename(self, page_id: str, title: str, user: str = "valeria") -> None:
+        """Change a page's title: a property edit, so the page is edited. A sub-page's title is
+        also the text of its ``child_page`` block, so its parent is edited too."""
+        page = self.pages[page_id]
+        page.title = title
+        stamp = self._touch_page(page, user)
+        block = self.blocks.get(page_id)
+        if block is not None and block.type == "child_page":
+            block.edited, block.edited_by = stamp, self._user_id(user)
+            self._touch_page(self.pages[block.page_id], user)
 
     def set_publishable(self, page_id: str, value: bool, user: str = "valeria") -> None:
         """Tick or untick the Publicable checkbox: a property edit, so the page is edited."""
