@@ -11,8 +11,9 @@ also empties the staging area.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
-from lab.ingest.reading import PageRead
+from lab.ingest.page_reads import PageRead
 from lab.ingest.store import IndexStore, StagedPage
 from lab.notion.pages import PageMetadata
 
@@ -27,19 +28,20 @@ class ReadCheckpoint:
         self.data_source_id = data_source_id
 
     def reads(self) -> dict[str, PageRead]:
-        """Every kept read of this data source, by page id. A sub-page's ``parent`` names only the
-        parent's id: the reader attaches the parent's current read when it takes the page."""
+        """Every kept read of this data source, by page id (a sub-page's under its parent as it was
+        then: the reader compares that with the parent now)."""
         reads = {}
         for staged in self.store.staged_pages(self.data_source_id):
             body = json.loads(staged.body)
-            parent = PageMetadata(id=staged.parent_id, title="") if staged.parent_id else None
+            parent = PageMetadata(**body["parent"]) if body["parent"] is not None else None
             reads[staged.page_id] = PageRead(body["page"], [(int(depth), block) for depth, block in body["blocks"]],
                                              parent, staged.read_at)
         return reads
 
     def keep(self, read: PageRead) -> None:
         """Commit one page's read to the staging area, at once."""
-        body = json.dumps({"page": read.page, "blocks": read.blocks}, ensure_ascii=False)
+        parent = asdict(read.parent) if read.parent is not None else None
+        body = json.dumps({"page": read.page, "blocks": read.blocks, "parent": parent}, ensure_ascii=False)
         self.store.stage_page(StagedPage(page_id=read.id, parent_id=read.parent_id, read_at=read.read_at,
                                          body=body), self.data_source_id)
 

@@ -1,16 +1,19 @@
-"""Sub-pages in an incremental sync: the trap of a parent that does not change, and its fix.
+"""Sub-pages: documents of their own, and the trap of a parent that does not change.
 
-Editing a sub-page stamps the sub-page's ``last_edited_time``, not its parent's, and a
-sub-page is not a row of the data source: the watermark query never returns it. The sync
-therefore lists the pages the integration can see with ``search``, most recently edited first
-(the source lesson stops that list at the watermark; the lab reads it to the end, one request
-per 100 pages, so that the same list also reconciles: a sub-page unshared or trashed leaves,
-one shared again comes back). It does so only when some page of the index shows a sub-page.
+A sub-page (the page behind a ``child_page`` block) is indexed as a document of its own under
+its parent, titled "Parent > Child" and typed like its parent. It inherits the parent's
+publishability: only sub-pages under publishable pages are indexed, and only if the integration
+can see them (its visibility is its own, as for any page: one unshared from the integration is
+skipped). A page that is not a row of the data source is never indexed for itself.
 
-A sub-page is read again when it is new to the index, its ``last_edited_time`` moved (or the
-index read it during its stamp's minute), or its breadcrumb or inherited type changed. A
-sub-page its parent shows but the list lacks (search lags behind in Notion) is retrieved
-before it is declared gone.
+The trap: editing a sub-page stamps the sub-page's ``last_edited_time``, not its parent's, and
+a sub-page is not a row of the data source, so the watermark query never returns it. The fix:
+list the pages the integration can see with ``search``, most recently edited first, and compare
+each sub-page's stamp with the read the index holds. The source lesson stops that list at the
+watermark; the lab reads it to the end (one request per 100 pages) so that the same list also
+reconciles: a sub-page unshared or trashed leaves, one shared again comes back. The list is
+made only when some document shows a sub-page. A sub-page its parent shows but the list lacks
+(Notion's search lags behind edits) is retrieved before it is declared gone.
 """
 
 from __future__ import annotations
@@ -19,20 +22,33 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.client import NotionClient, iterate_paginated_api
-from lab.ingest.reading import PageRead, read_is_current, read_page, retrieve_page
+from lab.client import NotionClient
+from lab.client.traversal import WalkReport
+from lab.ingest.page_reads import PageRead, read_is_current, read_page, retrieve_page, visible_pages
 from lab.ingest.store import IndexedPage
 from lab.notion.pages import PageMetadata
 
-__all__ = ["SubPages", "visible_pages", "sync_sub_pages"]
+__all__ = ["SubPages", "find_sub_pages", "known_read_is_current"]
+
+
+def known_read_is_current(page: dict[str, Any], known: IndexedPage | None, parent: PageMetadata | None = None) -> bool:
+    """Whether an earlier read of ``page`` (``known``: what the index or a checkpoint holds) can stand
+    for a read now, as a document under ``parent`` (``None`` for a row of the data source): same
+    parent, same breadcrumb and type, and no edit since (:func:`read_is_current`)."""
+    if known is None or known.parent_id != (parent.id if parent is not None else None):
+        return False
+    expected = PageRead(page, [], parent).info
+    return (known.info.title == expected.title and known.info.type == expected.type
+            and read_is_current(page, known.info.edited, known.read_at))
 
 
 @dataclass
 class SubPages:
-    """The sub-pages an index should hold after a sync."""
+    """The sub-pages the index should hold, found under some documents."""
 
     reads: list[PageRead] = field(default_factory=list)  # read now
-    kept: list[str] = field(default_factory=list)  # ids whose stored read is current
+    kept: list[str] = field(default_factory=list)  # ids whose earlier read is current
+    resumed: list[PageRead] = field(default_factory=list)  # of those, the reads the caller handed over
     listed: bool = False  # whether the visible pages were listed
 
     @property
@@ -40,64 +56,59 @@ class SubPages:
         return {read.id for read in self.reads} | set(self.kept)
 
 
-def visible_pages(client: NotionClient) -> dict[str, dict[str, Any]]:
-    """Every page shared with the integration, by id, most recently edited first."""
-    results = iterate_paginated_api(client.search, filter={"property": "object", "value": "page"},
-                                    sort={"timestamp": "last_edited_time", "direction": "descending"})
-    return {page["id"]: page for page in results}
-
-
 def _parent_page(page: dict[str, Any]) -> str | None:
     parent = page.get("parent") or {}
     return parent.get("page_id") if parent.get("type") == "page_id" else None
 
 
-def _stored_read_is_current(page: dict[str, Any], breadcrumb: PageMetadata, parent_id: str,
-                            stored: IndexedPage | None) -> bool:
-    return (stored is not None and stored.parent_id == parent_id and stored.info.title == breadcrumb.title
-            and stored.info.type == breadcrumb.type and read_is_current(page, stored.info.edited, stored.read_at))
+def find_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata, PageRead | None]],
+                   known: Mapping[str, IndexedPage], earlier: Mapping[str, PageRead] | None = None,
+                   on_page: Callable[[PageRead], None] | None = None, report: WalkReport | None = None) -> SubPages:
+    """Find every sub-page under ``documents`` (the rows the index will hold, each with its read
+    made now, or ``None`` if the index's read is current) and read those whose earlier read is
+    not current.
 
-
-def sync_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata, PageRead | None]],
-                   indexed: Mapping[str, IndexedPage],
-                   on_page: Callable[[PageRead], None] | None = None) -> SubPages:
-    """Find, and read where needed, every sub-page under ``documents``: the pages the index will
-    hold, each with its read made now (or ``None`` if its stored read is current). ``on_page``
-    hears of each sub-page read."""
+    ``known`` says what the index (or a first index's checkpoint) holds about each page;
+    ``earlier`` holds the reads themselves when the caller has them (a resumed first index): a
+    current one is handed back in ``resumed``, under its parent's current metadata. ``on_page``
+    hears of each sub-page read now.
+    """
+    earlier = earlier or {}
     queue = list(documents)
     result = SubPages()
-    shows_sub_pages = any(read.child_page_ids if read is not None else indexed[info.id].child_pages
-                          for info, read in queue)
-    if not shows_sub_pages:
+    if not any(read.child_page_ids if read is not None else known[info.id].child_pages for info, read in queue):
         return result
     visible, result.listed = visible_pages(client), True
-    children_of: dict[str, list[str]] = {}
+    children_of: dict[str, set[str]] = {}
     for page_id, page in visible.items():
-        children_of.setdefault(_parent_page(page) or "", []).append(page_id)
-    for page_id, stored in indexed.items():
-        if stored.parent_id is not None:
-            children_of.setdefault(stored.parent_id, []).append(page_id)
+        children_of.setdefault(_parent_page(page) or "", set()).add(page_id)
+    for page_id, page_known in known.items():
+        if page_known.parent_id is not None:
+            children_of.setdefault(page_known.parent_id, set()).add(page_id)
     seen = {info.id for info, _ in queue}
     while queue:
         info, read = queue.pop(0)
-        # a page read now shows its sub-pages; an unchanged one has the ones it had, or one shared again
-        kids = read.child_page_ids if read is not None else sorted(set(children_of.get(info.id, [])))
+        # a page in hand shows its sub-pages; an unchanged one has those it had, or one shared again
+        kids = read.child_page_ids if read is not None else sorted(children_of.get(info.id, ()))
         for kid in kids:
             if kid in seen:
                 continue
             seen.add(kid)
             page = visible.get(kid) or retrieve_page(client, kid)
-            if page is None:
+            if page is None:  # not shared with the integration, or in the trash
                 continue
-            breadcrumb = PageRead(page, [], info).info
-            stored = indexed.get(kid)
-            if _stored_read_is_current(page, breadcrumb, info.id, stored):
+            if known_read_is_current(page, known.get(kid), info):
                 result.kept.append(kid)
-                queue.append((stored.info, None))
-            else:
-                child = read_page(client, page, parent=info)
-                result.reads.append(child)
-                if on_page is not None:
-                    on_page(child)
-                queue.append((child.info, child))
+                if kid in earlier:
+                    resumed = earlier[kid].under(info)
+                    result.resumed.append(resumed)
+                    queue.append((resumed.info, resumed))
+                else:
+                    queue.append((known[kid].info, None))
+                continue
+            child = read_page(client, page, report, parent=info)
+            result.reads.append(child)
+            if on_page is not None:
+                on_page(child)
+            queue.append((child.info, child))
     return result

@@ -37,11 +37,12 @@ from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint
-from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, find_data_source, page_title,
-                                publishable_pages, read_is_current, read_knowledge_base, read_page)
+from lab.ingest.page_reads import PageRead, read_page
+from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
+                                publishable_pages, read_knowledge_base)
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
-from lab.ingest.sub_pages import sync_sub_pages
+from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
 
@@ -119,11 +120,6 @@ def _refit(store: IndexStore, rows: list[dict[str, Any]], config: SyncConfig) ->
         CorpusModels(analyzer=config.analyzer).fit([r["text"] for r in rows]).save(store, rows)
     else:  # nothing left to fit on: the model goes with its last chunk
         store.replace_model([], np.zeros((0, 1), dtype=np.float32), TFIDF_MODEL)
-
-
-def _indexed_page(read: PageRead) -> IndexedPage:
-    return IndexedPage(info=read.info, read_at=read.read_at, parent_id=read.parent_id,
-                       child_pages=len(read.child_page_ids))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -218,7 +214,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
         changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
                            fresh=chunks, unchanged=[], embed=chunks, corpus_changed=True,
                            delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
-                           pages=[_indexed_page(r) for r in reads], publishes_staging=True)
+                           pages=[r.indexed() for r in reads], publishes_staging=True)
         return changes, report
 
     return _publish(store, config, plan)
@@ -255,14 +251,12 @@ def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bo
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
     documents: list[tuple[PageMetadata, PageRead | None]] = []
     for page in publishable_pages(client, source_id, config.publishable_property):
-        stored = indexed.get(page["id"])
-        if stored is not None and stored.parent_id is None and read_is_current(page, stored.info.edited,
-                                                                                stored.read_at):
-            documents.append((stored.info, None))
+        if known_read_is_current(page, indexed.get(page["id"])):
+            documents.append((indexed[page["id"]].info, None))
         else:
             read = _read_and_tell(client, page, config)
             documents.append((read.info, read))
-    sub_pages = sync_sub_pages(client, documents, indexed, config.on_page)
+    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page)
     reads = [read for _, read in documents if read is not None] + sub_pages.reads
     fresh = _chunk(reads, config)
 
@@ -298,7 +292,7 @@ def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bo
                        unchanged=unchanged, embed=new + updated,
                        corpus_changed=bool(new or updated or vanished or removed_chunks),
                        delete_chunks=vanished, remove_pages=removed_pages,
-                       pages=[_indexed_page(r) for r in reads])
+                       pages=[r.indexed() for r in reads])
     return changes, report
 
 
