@@ -4,6 +4,8 @@ shows a half-built state."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -11,12 +13,14 @@ from dataclasses import replace
 
 import pytest
 
+from lab.cli import DEFAULT_SERVE_TOKEN
 from lab.client import NoPacing, NotionClient
-from lab.clock import SimulatedClock
+from lab.clock import SimulatedClock, WallClock
 from lab.ingest.reading import find_data_source
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import SyncConfig, full_index
 from lab.simulator import InjectedCrash, NotionSimulator, crashing_session, in_process_session
+from lab.simulator.server import serve_in_background
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 from sync_histories import _client, config, content, reference, small_workspace
 
@@ -109,3 +113,26 @@ def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(tmp_
     resumed = full_index(bakery_client(sim), store, sim.clock)
     assert resumed.pages_resumed == 20 and resumed.requests < total
     assert store.state() == expected
+
+
+def test_the_command_line_index_stopped_with_ctrl_c_says_how_many_pages_it_resumes_from(tmp_path) -> None:
+    sim = bakery_simulator(seed=0, clock=WallClock(), tokens={KB_INTEGRATION: DEFAULT_SERVE_TOKEN})
+    db = tmp_path / "kb.sqlite"
+    command = [sys.executable, "-m", "lab", "index", "--db", str(db), "--rate", "20"]
+    env = {**os.environ, "NOTION_TOKEN": DEFAULT_SERVE_TOKEN}
+    with serve_in_background(sim) as server:
+        command += ["--base-url", server.base_url]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for line in process.stdout:
+            if line.startswith("  [ 10]"):
+                process.send_signal(signal.SIGINT)  # Ctrl-C
+                break
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 130 and "run the same command again to resume" in err
+        kept = IndexStore(db).staged_count()
+        assert 10 <= kept < 40 and IndexStore(db).count_chunks() == 0
+        again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"resuming an interrupted index: {kept} pages already read" in again.stdout
+    assert f"resumed: {kept} pages taken from the interrupted run" in again.stdout
+    assert "315 chunks in the index" in again.stdout and IndexStore(db).staged_count() == 0
