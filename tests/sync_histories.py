@@ -184,8 +184,8 @@ def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
             ws.share(INTEGRATION, hidden)
 
 
-EDITS = ("edit", "edit", "edit", "delete_block", "new_page", "new_sub_page", "rename", "publish", "trash",
-         "restore", "unshare", "share")
+EDITS = ("edit", "unshare", "share", "edit", "delete_block", "new_page", "new_sub_page", "rename", "publish",
+         "trash", "restore", "edit", "unshare", "share")
 
 
 # ---------------------------------------------------------------------- histories

@@ -118,7 +118,7 @@ def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(tmp_
 def test_the_command_line_index_stopped_with_ctrl_c_says_how_many_pages_it_resumes_from(tmp_path) -> None:
     sim = bakery_simulator(seed=0, clock=WallClock(), tokens={KB_INTEGRATION: DEFAULT_SERVE_TOKEN})
     db = tmp_path / "kb.sqlite"
-    command = [sys.executable, "-m", "lab", "index", "--db", str(db), "--rate", "20"]
+    command = [sys.executable, "-m", "lab", "index", "--db", str(db), "--rate", "50"]
     env = {**os.environ, "NOTION_TOKEN": DEFAULT_SERVE_TOKEN}
     with serve_in_background(sim) as server:
         command += ["--base-url", server.base_url]
