@@ -15,17 +15,16 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import requests
-
 import numpy as np
+import requests
 
 from lab.chunking import SectionTokenChunker
 from lab.client import NoPacing, NotionClient, RetryPolicy
 from lab.clock import SimulatedClock
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import SyncConfig, full_index, incremental_sync
-from lab.simulator import InjectedCrash, LimitsConfig, NotionSimulator, Workspace, crashing_session
-from lab.simulator import in_process_session
+from lab.services.voyage import EmbeddingResult
+from lab.simulator import InjectedCrash, LimitsConfig, NotionSimulator, Workspace, crashing_session, in_process_session
 
 STAMP = "2026-04-01T10:00:00.000Z"
 INTEGRATION = "indexer"
@@ -85,12 +84,6 @@ def small_workspace() -> Workspace:
     return Workspace.from_spec(spec, SimulatedClock())
 
 
-@dataclass(frozen=True)
-class Embedded:
-    vectors: np.ndarray
-    tokens: int
-
-
 class TextHashEmbedder:
     """A dense model whose vector depends on the text alone, as a real one's does."""
 
@@ -99,7 +92,7 @@ class TextHashEmbedder:
     def embed_documents(self, texts):
         digests = [hashlib.sha256(text.encode("utf-8")).digest()[:4] for text in texts]
         vectors = np.array([[1 + byte for byte in digest] for digest in digests], dtype=np.float32).reshape(-1, 4)
-        return Embedded(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), len(texts))
+        return EmbeddingResult(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), len(texts), requests=1)
 
 
 def config() -> SyncConfig:

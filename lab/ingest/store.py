@@ -119,14 +119,6 @@ class IndexedPage:
     parent_id: str | None = None
     child_pages: int = 0
 
-    @property
-    def id(self) -> str:
-        return self.info.id
-
-    @property
-    def title(self) -> str:
-        return self.info.title
-
 
 @dataclass(frozen=True, kw_only=True)
 class IndexSnapshot:

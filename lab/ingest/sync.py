@@ -283,7 +283,7 @@ def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bo
                         watermark=max([watermark] + [p["last_edited_time"] for p in changed]),
                         ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                         pages_reread=[r.title for r in reads],
-                        pages_removed=[indexed[p].title for p in sorted(removed_pages)],
+                        pages_removed=[indexed[p].info.title for p in sorted(removed_pages)],
                         boundary_pages=[page_title(p) for p in changed if p["last_edited_time"] == watermark],
                         chunks_new=len(new), chunks_updated=len(updated), chunks_unchanged=len(unchanged),
                         chunks_deleted=deleting, chunks_total=len(stored) - deleting + len(new),
