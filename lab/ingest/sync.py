@@ -199,18 +199,19 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
                                              earlier=checkpoint.reads())
-        reads = knowledge_base.pages
+        reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         chunks = _chunk(reads, config)
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
         old_ids, new_ids = set(base.chunks), {c.id for c in chunks}
         report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
                             ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
-                            pages_reread=[r.title for r in reads], pages_removed=[], boundary_pages=[],
+                            pages_reread=[r.title for r in reads if r.id not in resumed], pages_removed=[],
+                            boundary_pages=[],
                             chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids),
                             chunks_unchanged=0, chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
                             tokens_embedded=sum(c.tokens for c in chunks),
-                            pages_resumed=len(knowledge_base.resumed))
+                            pages_resumed=len(resumed))
         changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
                            fresh=chunks, unchanged=[], embed=chunks, corpus_changed=True,
                            delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
