@@ -95,3 +95,13 @@ def test_unsharing_a_sub_page_hides_it_without_stamping_anything() -> None:
     assert ws.pages[policy].edited == ws.pages[cases].edited == STAMP_0
     ws.share("kb", cases)
     assert client.pages.retrieve(cases)["last_edited_time"] == STAMP_0
+
+
+def test_renaming_a_sub_page_stamps_it_and_its_parent_whose_block_shows_the_new_title() -> None:
+    ws = small_workspace()
+    policy, cases = ws.page_id("policy"), ws.page_id("cases")
+    ws.clock.set(360)
+    ws.rename(cases, "Special cases")
+    children = collect_paginated_api(client_for(ws).blocks.children.list, block_id=policy)
+    assert children[-1]["child_page"] == {"title": "Special cases"}
+    assert ws.pages[policy].edited == ws.pages[cases].edited == "2026-04-09T16:06:00.000Z"
