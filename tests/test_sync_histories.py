@@ -1,8 +1,8 @@
 """A sync that misses nothing: after every sync of a random history of edits, faults and crashes,
 the incremental index equals a full index built from scratch (chunks with every column, pages).
 
-The suite tries a fixed set of 60 histories (derandomized, about 25 s); set ``LAB_SYNC_HISTORIES``
-to try more, e.g. ``LAB_SYNC_HISTORIES=1000 pytest tests/test_sync_histories.py`` (about four
+The suite tries a fixed set of 120 histories (derandomized, about 20 s); set ``LAB_SYNC_HISTORIES``
+to try more, e.g. ``LAB_SYNC_HISTORIES=1000 pytest tests/test_sync_histories.py`` (about eight
 minutes), with ``--hypothesis-show-statistics`` to see what they exercised.
 """
 
@@ -24,7 +24,7 @@ histories = st.tuples(st.tuples(st.just("sync"), crash_at),  # the first index, 
     lambda parts: [parts[0], *parts[1], ("wait", 70.0), ("sync", None)])
 
 
-HISTORIES = int(os.environ.get("LAB_SYNC_HISTORIES", "60"))
+HISTORIES = int(os.environ.get("LAB_SYNC_HISTORIES", "120"))
 
 # Histories every run tries first (pages by index among the live ones: 1 "Casos raros", a sub-page
 # two levels down; 2 "Cancelaciones"; 4 "Casos"; 6 "Entregas").
