@@ -2,7 +2,7 @@
 the incremental index equals a full index built from scratch (chunks with every column, pages).
 
 The suite tries a fixed set of 120 histories (derandomized, about 20 s); set ``LAB_SYNC_HISTORIES``
-to try more, e.g. ``LAB_SYNC_HISTORIES=1000 pytest tests/test_sync_histories.py`` (about eight
+to try more, e.g. ``LAB_SYNC_HISTORIES=1000 pytest tests/test_sync_histories.py`` (a few
 minutes), with ``--hypothesis-show-statistics`` to see what they exercised.
 """
 
