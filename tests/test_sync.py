@@ -62,7 +62,7 @@ def test_the_afternoon_sync_rereads_only_what_changed_and_reconciles() -> None:
     assert report.watermark == "2026-04-09T17:20:00.000Z"  # the latest edit seen (the unpublish), not the clock
     texts = " ".join(row["text"] for row in store.chunks("tfidf"))
     assert "de 8:00 a 15:00" in texts and "de 8:00 a 14:00, sólo" not in texts
-    assert "Rosca" not in " ".join(p.info.title for p in store.pages().values())
+    assert "Rosca" not in " ".join(p.title for p in store.pages().values())
     after = incremental_sync(client, store, sim.clock)
     assert after.requests == 2 and after.chunks_total == report.chunks_total
 

@@ -84,7 +84,7 @@ def test_after_trash_and_restore_every_chunk_row_carries_the_pages_new_last_edit
     report = incremental_sync(client, store, sim.clock)
     assert (report.chunks_new, report.chunks_updated, report.chunks_unchanged) == (0, 0, 11)
     assert {row["edited"] for row in chunks_of(store, policy)} == {"2026-04-09T16:30:00.000Z"}
-    assert store.pages()[policy].info.edited == "2026-04-09T16:30:00.000Z"
+    assert store.pages()[policy].edited == "2026-04-09T16:30:00.000Z"
     assert without_watermark(store) == fresh_full_index(sim)
 
 

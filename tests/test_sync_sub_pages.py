@@ -24,7 +24,7 @@ def indexed_world():
 
 
 def titles(store: IndexStore) -> dict[str, str]:
-    return {page.info.title: page.parent_id for page in store.pages().values()}
+    return {page.info.title: page.parent_id for page in store.indexed_pages().values()}
 
 
 def test_sub_pages_of_a_publishable_page_are_indexed_with_their_breadcrumb_and_their_parents_type() -> None:

@@ -241,7 +241,7 @@ class IndexStore:
             chunks = {cid: (page, fp) for cid, page, fp in
                       self._db.execute("SELECT DISTINCT id, page_id, fingerprint FROM chunks ORDER BY id")}
             return IndexSnapshot(generation=self.generation(), watermark=self.watermark(source),
-                                 data_source_id=self.get_meta(f"{source}.data_source_id"), pages=self.pages(),
+                                 data_source_id=self.get_meta(f"{source}.data_source_id"), pages=self.indexed_pages(),
                                  chunks=chunks)
 
     # ------------------------------------------------------------------ models
@@ -375,8 +375,12 @@ class IndexStore:
             self._db.executemany("DELETE FROM pages WHERE page_id = ?", [(p,) for p in page_ids])
             return before - self.count_chunks()
 
-    def pages(self) -> dict[str, IndexedPage]:
-        """Pages the index holds, by id, as they were when read (``info.edited`` is their last_edited_time then)."""
+    def pages(self) -> dict[str, PageMetadata]:
+        """Pages the index holds, by id, as they were when read (``edited`` is their last_edited_time then)."""
+        return {page_id: page.info for page_id, page in self.indexed_pages().items()}
+
+    def indexed_pages(self) -> dict[str, IndexedPage]:
+        """Pages the index holds, by id, with when each was read and the page it is a sub-page of."""
         rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at, parent_id, child_pages "
                                 "FROM pages ORDER BY page_id")
         return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]),
