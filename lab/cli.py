@@ -6,7 +6,8 @@ whose name you give (``NOTION_TOKEN`` by default), never from the command line.
 
 Every failure is one line on stderr that names what was wrong and what to do, and ends the
 command with its own exit code (:class:`ExitCode`). The index file is opened, and checked
-writable, before the first request; a failed or interrupted run leaves it as it was.
+writable, before the first request; a failed or interrupted run leaves it as it was, except that
+a first index keeps the pages it had read, so that running it again resumes.
 """
 
 from __future__ import annotations
@@ -274,9 +275,10 @@ def _indexer(args: argparse.Namespace, kind: str) -> int:
     except _Failure:
         raise
     except KeyboardInterrupt:
-        raise _Failure(ExitCode.INTERRUPTED, f"the index is unchanged ({args.db})", prefix="interrupted") from None
+        raise _Failure(ExitCode.INTERRUPTED, f"the index is unchanged ({args.db}){_kept(store)}",
+                       prefix="interrupted") from None
     except _WaitTooLong as exc:
-        raise _Failure(ExitCode.WAIT, f"{exc}; {args.db} is unchanged") from None
+        raise _Failure(ExitCode.WAIT, f"{exc}; {args.db} is unchanged{_kept(store)}") from None
     except sqlite3.Error as exc:
         raise _Failure(ExitCode.DATABASE, f"{_database_problem(args.db, exc)}; the index is unchanged") from None
     except GuardrailError as exc:  # a refusal, not a failure: a monitor tells them apart by the exit code
@@ -284,11 +286,27 @@ def _indexer(args: argparse.Namespace, kind: str) -> int:
                                            "is unchanged", prefix="refused") from None
     except (LabError, LookupError) as exc:  # every lab error, pagination's and the guardrail's included
         hint = " (on the command line: --force)" if "force=True" in str(exc) else ""
-        raise _Failure(ExitCode.FAILED, f"{redact(str(exc), token)}{hint}; {args.db} is unchanged") from None
+        raise _Failure(ExitCode.FAILED, f"{redact(str(exc), token)}{hint}; {args.db} is unchanged{_kept(store)}"
+                       ) from None
     finally:
+        kept = not finished and _staged(store)
         store.close()
-        if created and not finished:  # a first index that failed leaves no empty file behind
+        if created and not finished and not kept:  # a first index that failed leaves no empty file behind
             Path(args.db).unlink(missing_ok=True)
+
+
+def _staged(store: "IndexStore") -> int:
+    """How many pages an unfinished first index kept in the file (0 if the file cannot say)."""
+    try:
+        return store.staged_count()
+    except sqlite3.Error:
+        return 0
+
+
+def _kept(store: "IndexStore") -> str:
+    """What an interrupted first index kept for the next run, if anything."""
+    kept = _staged(store)
+    return f"; the {kept} pages read so far are kept: run the same command again to resume" if kept else ""
 
 
 def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> int:
@@ -316,6 +334,9 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
                         data_source_id=args.data_source, on_page=progress)
     print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
           f"requests/s", flush=True)
+    if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
+        print(f"resuming an interrupted index: {store.staged_count()} pages already read are kept unless "
+              "they changed since", flush=True)
     if kind == "index":
         report = full_index(client, store, clock, config)
     else:
@@ -323,6 +344,8 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     log = client.log.frame()
     print(f"done: {report.kind} run, {report.requests} requests ({int((log['status'] != 200).sum())} retried), "
           f"{log['wait_s'].sum():.0f} s waited on the server")
+    if report.pages_resumed:
+        print(f"  resumed: {report.pages_resumed} pages taken from the interrupted run, not read again")
     print(f"  pages re-read {len(report.pages_reread)}, removed {len(report.pages_removed)}; chunks new "
           f"{report.chunks_new}, updated {report.chunks_updated}, unchanged {report.chunks_unchanged}, deleted "
           f"{report.chunks_deleted}; {report.chunks_total} chunks in the index")

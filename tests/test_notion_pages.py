@@ -21,11 +21,11 @@ def test_a_page_object_gives_its_id_title_type_last_edit_and_url() -> None:
 
 
 def test_a_read_page_carries_the_same_record_to_its_chunks_and_to_the_index() -> None:
-    read = PageRead(page_object(page_type=None), [])
+    read = PageRead(page_object(page_type=None), [], read_at="2026-04-09T16:00:05")
     assert read.info.type == "" and PageMetadata.from_page(read.page).type is None  # the index stores no NULL type
     flat = flatten_blocks(traverse([Blocks().paragraph("Hola")]))
     chunk, = SectionTokenChunker().split(Document.from_notion_page(flat, read.info))
     assert (chunk.page_id, chunk.title, chunk.type, chunk.edited) == (read.id, read.title, "", read.edited)
     store = IndexStore(":memory:")
-    store.put_pages([read.info], read_at="2026-04-09T16:00:05")
+    store.put_pages([read.indexed()])
     assert store.pages() == {read.id: read.info} and store.read_times() == {read.id: "2026-04-09T16:00:05"}

@@ -7,7 +7,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.ingest.store import SCHEMA_VERSION, IndexStore, ModelMismatchError, SchemaVersionError
+from lab.ingest.store import SCHEMA_VERSION, IndexedPage, IndexStore, ModelMismatchError, SchemaVersionError
 from lab.notion.pages import PageMetadata
 
 
@@ -90,8 +90,8 @@ def test_a_failed_transaction_leaves_the_index_as_it_was(tmp_path) -> None:
 def test_deleting_a_page_removes_its_chunks_under_every_model(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     chunks = [chunk(0, "a"), chunk(1, "a"), chunk(0, "b")]
-    store.put_pages([PageMetadata(id="a", title="A", type="faq", edited="x"),
-                     PageMetadata(id="b", title="B", type="faq", edited="y")])
+    store.put_pages([IndexedPage(info=PageMetadata(id="a", title="A", type="faq", edited="x")),
+                     IndexedPage(info=PageMetadata(id="b", title="B", type="faq", edited="y"))])
     store.put_chunks(chunks, unit_rows(3, 4), "tfidf")
     store.put_chunks(chunks, unit_rows(3, 2), "lsa")
     assert store.delete_pages(["a"]) == 2
@@ -130,3 +130,34 @@ def test_an_index_restored_from_its_image_is_the_one_serialized_and_stays_in_its
     assert store.watermark("notion") == "2026-04-09T16:00:00.000Z" and store.get_meta("k") is None
     reopened = IndexStore(tmp_path / "i.sqlite")
     assert reopened.watermark("notion") == "2026-04-09T16:00:00.000Z"
+
+
+def test_the_watermark_never_goes_back() -> None:
+    store = IndexStore(":memory:")
+    store.set_watermark("notion", "2026-04-09T17:04:00.000Z")
+    store.set_watermark("notion", "2026-04-09T17:00:00.000Z")  # a run that planned earlier and wrote later
+    assert store.watermark("notion") == "2026-04-09T17:04:00.000Z"
+
+
+def test_a_snapshot_is_one_state_of_the_index_and_the_generation_counts_publications(tmp_path) -> None:
+    store, other = IndexStore(tmp_path / "kb.sqlite"), IndexStore(tmp_path / "kb.sqlite")
+    store.put_pages([IndexedPage(info=PageMetadata(id="p1", title="P", type="faq", edited="x"), read_at="t")])
+    store.put_chunks([chunk(0)], unit_rows(1, 4), "tfidf")
+    before = store.snapshot("notion")
+    assert before.generation == 0 and before.chunks == {"p1:s:00": ("p1", f"{0:016x}")}
+    assert before.pages["p1"].read_at == "t" and before.watermark is None
+    other.bump_generation()  # another connection publishes
+    assert store.snapshot("notion").generation == before.generation + 1
+
+
+def test_pages_kept_by_an_unfinished_index_stay_out_of_the_published_state(tmp_path) -> None:
+    from lab.ingest.store import StagedPage
+
+    store = IndexStore(tmp_path / "kb.sqlite")
+    published = store.state()
+    store.stage_page(StagedPage(page_id="p1", parent_id=None, read_at="t", body="{}"), "source")
+    assert store.state() == published and store.staged_count() == 1
+    assert [page.page_id for page in IndexStore(tmp_path / "kb.sqlite").staged_pages("source")] == ["p1"]
+    assert store.staged_pages("another source") == []
+    store.clear_staged()
+    assert store.staged_count() == 0

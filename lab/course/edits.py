@@ -7,8 +7,9 @@ from typing import Callable
 
 from lab.clock import SimulatedClock
 from lab.simulator import Workspace
+from lab.simulator.workspace import Page
 
-__all__ = ["Edit", "afternoon_edits", "apply_edits", "MOTHERS_DAY_FAQ"]
+__all__ = ["Edit", "afternoon_edits", "apply_edits", "move_section_to_sub_page", "MOTHERS_DAY_FAQ"]
 
 #: The FAQ page Valeria adds in the afternoon (Spanish, like the rest of the workspace).
 MOTHERS_DAY_FAQ = {
@@ -84,3 +85,27 @@ def apply_edits(ws: Workspace, edits: list[Edit]) -> list[dict[str, str]]:
         edit.apply(ws)
         log.append({"time": clock.datetime().strftime("%H:%M"), "edit": edit.description})
     return log
+
+
+def move_section_to_sub_page(ws: Workspace, page_key: str, heading: str, title: str) -> Page:
+    """Cut the section under ``heading`` (up to the next heading of its level or higher) out of a
+    page and paste its text into a new sub-page ``title`` at the end of that page.
+
+    The section's blocks are deleted, so the chunks cut from them have nowhere to come from; the
+    sub-page holds the same blocks (their plain text), as a document of its own.
+    """
+    page = ws.pages[ws.page_id(page_key)]
+    children = [block for block in page.children if not ws.blocks[block].in_trash]
+    start = next(block for block in children
+                 if ws.blocks[block].type.startswith("heading_") and ws.block_text(block) == heading)
+    level = ws.blocks[start].type
+    section = [start]
+    for block in children[children.index(start) + 1:]:
+        kind = ws.blocks[block].type
+        if kind.startswith("heading_") and kind <= level:  # heading_1 < heading_2 < heading_3
+            break
+        section.append(block)
+    blocks = [{"type": ws.blocks[block].type, "text": ws.block_text(block)} for block in section[1:]]
+    for block in section:
+        ws.delete_block(block)
+    return ws.add_child_page(page.id, {"key": f"{page_key}-{heading.lower()}", "title": title, "blocks": blocks})

@@ -8,18 +8,23 @@ from pathlib import Path
 import pandas as pd
 
 from lab.client import FixedRate, NotionClient, collect_paginated_api
-from lab.course.edits import afternoon_edits, apply_edits
+from lab.course.edits import afternoon_edits, apply_edits, move_section_to_sub_page
 from lab.course.exercises import Exercises
 from lab.course.story import Story, World
 from lab.ingest.reading import find_data_source, page_title
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
-from lab.simulator import KB_INTEGRATION, Workspace, bakery_simulator, in_process_session
+from lab.simulator import KB_INTEGRATION, InjectedCrash, Workspace, bakery_simulator, crashing_session
+from lab.simulator import in_process_session
+from lab.simulator.workspace import Page
 
-__all__ = ["SEED", "STORAGE_FAQ", "fresh_world", "afternoon_story", "storage_faq_edit", "exercise", "key_figures"]
+__all__ = ["SEED", "STORAGE_FAQ", "POLICY", "fresh_world", "afternoon_story", "storage_faq_edit",
+           "exceptions_to_a_sub_page", "exceptions_edit", "sync_summary", "interrupted_first_indexes", "exercise",
+           "key_figures"]
 
 SEED = 6  # seeds latency and request ids
 STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
+POLICY = "politica-cancelaciones"  # whose exceptions become a sub-page in the evening
 
 
 #: The checkers of the exercises at the end of lesson 06: ``exercise(1).check(...)``.
@@ -51,6 +56,56 @@ def storage_faq_edit(ws: Workspace, number: int) -> None:
     """Valeria's first (16:00:05) or second (16:00:45) save of the storage FAQ's freezing advice."""
     contains, text = _STORAGE_EDITS[number]
     ws.edit_block_text(ws.find_block(ws.page_id(STORAGE_FAQ), contains).id, text)
+
+
+def exceptions_to_a_sub_page(ws: Workspace) -> Page:
+    """Valeria's 19:10 tidy-up: the policy's "Excepciones" section becomes a sub-page of the policy."""
+    return move_section_to_sub_page(ws, POLICY, "Excepciones", "Excepciones")
+
+
+def exceptions_edit(ws: Workspace, sub_page: Page) -> None:
+    """Valeria's 19:40 edit inside the sub-page: the coupon after a cancellation by the bakery rises."""
+    block = ws.find_block(sub_page.id, "cupón del 10 %")
+    ws.edit_block_text(block.id, ws.block_text(block.id).replace("cupón del 10 %", "cupón del 15 %"))
+
+
+def sync_summary(report: SyncReport) -> pd.DataFrame:
+    """One sync's report as a two-column table (measure, value)."""
+    return pd.DataFrame([
+        ("watermark before", report.watermark_before), ("watermark after", report.watermark),
+        ("requests to Notion", report.requests), ("pages re-read", len(report.pages_reread)),
+        ("boundary pages (edited in the watermark's minute)", ", ".join(report.boundary_pages)),
+        ("pages removed by reconciliation", ", ".join(report.pages_removed)),
+        ("chunks new", report.chunks_new), ("chunks updated", report.chunks_updated),
+        ("chunks unchanged (not re-embedded)", report.chunks_unchanged),
+        ("chunks deleted", report.chunks_deleted), ("chunks in the index", report.chunks_total),
+        ("tokens that would go to an embedding API", report.tokens_embedded),
+    ], columns=["measure", "value"])
+
+
+def interrupted_first_indexes(shares: tuple[float, ...] = (0.25, 0.50, 0.90)) -> pd.DataFrame:
+    """The first index killed after each share of its requests, then run again: what it resumed
+    from, what it still had to read, and whether it ended equal to an uninterrupted one."""
+    whole = fresh_world()
+    uninterrupted = full_index(whole.client, whole.store, whole.simulator.clock).requests
+    rows = []
+    for share in shares:
+        world = fresh_world()
+        sim, clock = world.simulator, world.simulator.clock
+        crash_at = round(share * uninterrupted)
+        dying = NotionClient(sim.token_for(KB_INTEGRATION), session=crashing_session(sim, crash_at), clock=clock,
+                             pacer=FixedRate(3.0))
+        try:
+            full_index(dying, world.store, clock)
+        except InjectedCrash:
+            pass
+        clock.advance(600)  # ten minutes later, someone runs the same command again
+        resumed = full_index(world.client, world.store, clock)
+        rows.append({"killed at request": crash_at, "share of the index": f"{share:.0%}",
+                     "pages kept": resumed.pages_resumed, "requests after resuming": resumed.requests,
+                     "requests saved": uninterrupted - resumed.requests,
+                     "same index as uninterrupted": world.store.state() == whole.store.state()})
+    return pd.DataFrame(rows)
 
 
 def _first_index(world: World) -> SyncReport:

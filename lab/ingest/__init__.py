@@ -8,9 +8,10 @@ from lab.ingest.indexing import OfflineIndex, ask_index
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseVectors, lsa_model_name, stored_tfidf
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.store import IndexStore, ModelMismatchError, SchemaVersionError, StoreError
-from lab.ingest.sync import GuardrailError, SyncConfig, SyncReport, cost_table, full_index, incremental_sync
+from lab.ingest.sync import (ConcurrentSyncError, GuardrailError, SyncConfig, SyncReport, cost_table, full_index,
+                             incremental_sync)
 
 __all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "stored_tfidf", "OfflineIndex",
            "ask_index", "find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "IndexStore",
-           "ModelMismatchError", "SchemaVersionError", "StoreError", "GuardrailError", "SyncConfig", "SyncReport",
-           "cost_table", "full_index", "incremental_sync"]
+           "ModelMismatchError", "SchemaVersionError", "StoreError", "ConcurrentSyncError", "GuardrailError",
+           "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync"]

@@ -2,23 +2,26 @@
 
 Three endpoints do it, as in the source lesson: ``search`` for the data source, one
 ``data_sources.query`` filtered on the publishable checkbox, and ``blocks.children.list`` for
-every page and for every block with children (toggles, columns, tables, synced blocks). The
-lessons, the full index and the command line all read through :func:`read_knowledge_base`;
-the incremental sync lists the publishable pages with the same :func:`publishable_pages`.
+every page and for every block with children (toggles, columns, tables, synced blocks). A
+sub-page (a ``child_page`` block) under a publishable page is a document of its own, read after
+the rows (:mod:`lab.ingest.sub_pages`). The lessons, the full index and the command line all
+read through :func:`read_knowledge_base`; the incremental sync lists the publishable pages with
+the same :func:`publishable_pages`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from lab.client import NotionClient, collect_paginated_api, iterate_paginated_api, walk_blocks
+from lab.client import NotionClient, collect_paginated_api, iterate_paginated_api
 from lab.client.traversal import WalkReport
-from lab.notion.pages import TYPE_PROPERTY, PageMetadata
+from lab.ingest.page_reads import PageRead, read_page, read_pages
+from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
+from lab.notion.pages import PageMetadata
 from lab.notion.richtext import plain_text
 
 __all__ = ["PageRead", "KnowledgeBaseRead", "find_data_source", "publishable_filter", "publishable_pages",
@@ -44,38 +47,13 @@ def page_property(page: dict[str, Any], name: str) -> Any:
 
 
 @dataclass
-class PageRead:
-    """One page as the indexer read it: its page object and its blocks in document order."""
-
-    page: dict[str, Any]
-    blocks: list[tuple[int, dict[str, Any]]]
-
-    @cached_property
-    def info(self) -> PageMetadata:
-        """What every chunk of the page and the index carry (no type or url reads as ``""``)."""
-        info = PageMetadata.from_page(self.page, TYPE_PROPERTY)
-        return replace(info, type=info.type or "", url=info.url or "")
-
-    @property
-    def id(self) -> str:
-        return self.info.id
-
-    @property
-    def title(self) -> str:
-        return self.info.title
-
-    @property
-    def edited(self) -> str:
-        return self.info.edited
-
-
-@dataclass
 class KnowledgeBaseRead:
-    """The result of one full read of the knowledge base."""
+    """The result of one full read of the knowledge base (pages first, then their sub-pages)."""
 
     data_source_id: str
     pages: list[PageRead] = field(default_factory=list)
     walk: WalkReport = field(default_factory=WalkReport)
+    resumed: list[str] = field(default_factory=list)  # ids of pages taken from an interrupted run
 
     @property
     def block_count(self) -> int:
@@ -104,32 +82,34 @@ def publishable_pages(client: NotionClient, data_source_id: str,
                                  filter=publishable_filter(publishable_property))
 
 
-def read_page(client: NotionClient, page: dict[str, Any], report: WalkReport | None = None) -> PageRead:
-    """Read every block of one page."""
-    return PageRead(page, list(walk_blocks(client, page["id"], report=report)))
-
-
-def read_pages(client: NotionClient, pages: list[dict[str, Any]], report: WalkReport | None = None,
-               on_page: Callable[[PageRead], None] | None = None) -> list[PageRead]:
-    """Read every block of each page in turn; ``on_page`` hears of each as soon as it is read (CLI progress)."""
-    reads = []
-    for page in pages:
-        reads.append(read_page(client, page, report))
-        if on_page is not None:
-            on_page(reads[-1])
-    return reads
-
-
 def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
                         publishable_property: str = PUBLISHABLE_PROPERTY, data_source_id: str | None = None,
-                        on_page: Callable[[PageRead], None] | None = None) -> KnowledgeBaseRead:
-    """Search for the data source (unless its id is given), list its publishable pages, read each one's blocks.
+                        on_page: Callable[[PageRead], None] | None = None,
+                        earlier: Mapping[str, PageRead] | None = None) -> KnowledgeBaseRead:
+    """Search for the data source (unless its id is given), list its publishable pages, read each
+    one's blocks, then every sub-page under them (:mod:`lab.ingest.sub_pages`).
 
     Every page is listed before the first is read, so no query cursor has to outlive a long read.
+    ``earlier`` holds the reads an interrupted run kept: a page whose read there is current (same
+    ``last_edited_time``, read after that minute closed) is taken from there; everything else is
+    read now, and ``on_page`` hears of each page read now (the full index keeps it; the command
+    line prints progress).
     """
+    earlier = earlier or {}
+    known = {page_id: read.indexed() for page_id, read in earlier.items()}
     result = KnowledgeBaseRead(data_source_id or find_data_source(client, title)["id"])
-    pages = publishable_pages(client, result.data_source_id, publishable_property)
-    result.pages = read_pages(client, pages, result.walk, on_page)
+    for page in publishable_pages(client, result.data_source_id, publishable_property):
+        if known_read_is_current(page, known.get(page["id"])):
+            result.pages.append(earlier[page["id"]])
+            result.resumed.append(page["id"])
+            continue
+        result.pages.append(read_page(client, page, result.walk))
+        if on_page is not None:
+            on_page(result.pages[-1])
+    sub_pages = find_sub_pages(client, [(read.info, read) for read in result.pages], known, earlier, on_page,
+                               result.walk)
+    result.pages += sub_pages.reads + sub_pages.resumed
+    result.resumed += [read.id for read in sub_pages.resumed]
     return result
 
 

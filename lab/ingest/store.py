@@ -2,9 +2,16 @@
 
 One file holds everything retrieval and sync need: the ``chunks`` table (one row per chunk and
 model, the vector as a float32 BLOB with its model and dimension beside it), the pages the
-index currently holds, the sync watermark, and one ``sync_runs`` row per run. Vectors of
-different models live side by side but are never compared: every read names its model, and a
-vector whose dimension differs from what the model was stored with is refused.
+index currently holds (sub-pages with their parent), the sync watermark, one ``sync_runs`` row
+per run, and the staging area where a first index keeps the pages it has read so that an
+interrupted one resumes. Vectors of different models live side by side but are never compared:
+every read names its model, and a vector whose dimension differs from what the model was
+stored with is refused.
+
+Several processes may open one file. Every write transaction starts with ``BEGIN IMMEDIATE``
+(one writer at a time; the others wait), the schema is created under that lock, and each
+published change of the index increments a generation number, so that a sync can tell whether
+the index it planned against is still the one it is about to write.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +29,11 @@ from lab.errors import LabError
 from lab.notion.pages import PageMetadata
 from lab.vectors.search import Hit, cosine_scores, top_k_rows
 
-__all__ = ["IndexStore", "StoreError", "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS"]
+__all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "StoreError", "SchemaVersionError",
+           "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
 
 _SCHEMA = """
@@ -55,7 +65,16 @@ CREATE TABLE pages (
     type TEXT NOT NULL,
     edited TEXT NOT NULL,
     url TEXT NOT NULL DEFAULT '',
-    read_at TEXT NOT NULL DEFAULT ''
+    read_at TEXT NOT NULL DEFAULT '',
+    parent_id TEXT,
+    child_pages INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE staged_pages (
+    page_id TEXT PRIMARY KEY,
+    data_source_id TEXT NOT NULL,
+    parent_id TEXT,
+    read_at TEXT NOT NULL,
+    body TEXT NOT NULL
 );
 CREATE TABLE sync_state (source TEXT PRIMARY KEY, watermark TEXT NOT NULL);
 CREATE TABLE sync_runs (
@@ -90,6 +109,39 @@ class ModelMismatchError(StoreError):
     """Vectors of one model or dimension were about to be mixed with another's."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class IndexedPage:
+    """A page the index holds: its metadata as read, when it was read, the page it is a sub-page
+    of (``None`` for a row of the data source) and how many sub-pages its read showed."""
+
+    info: PageMetadata
+    read_at: str = ""
+    parent_id: str | None = None
+    child_pages: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class IndexSnapshot:
+    """What a sync plans against, read in one transaction: the generation, the watermark and data
+    source of one source, every page, and every chunk's page and fingerprint."""
+
+    generation: int
+    watermark: str | None
+    data_source_id: str | None
+    pages: dict[str, IndexedPage]
+    chunks: dict[str, tuple[str, str]]  # chunk id -> (page id, fingerprint)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StagedPage:
+    """One page a first index read and kept before publishing: its read, encoded as text."""
+
+    page_id: str
+    parent_id: str | None
+    read_at: str
+    body: str
+
+
 def _field(chunk: Any, name: str) -> Any:
     return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
 
@@ -103,21 +155,26 @@ class IndexStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
+        # transactions are explicit; a writer waits for another process's transaction to end
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA foreign_keys = ON")
         self._check_or_create_schema()
 
     # ------------------------------------------------------------------ schema
 
+    def _tables(self) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
     def _check_or_create_schema(self) -> None:
-        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not tables:
-            with self.transaction():
-                for statement in _SCHEMA.strip().split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            return
+        if not self._tables():
+            with self.transaction():  # under the write lock: two processes opening a new file create it once
+                if not self._tables():
+                    for statement in _SCHEMA.strip().split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
+                    self._db.executemany("INSERT INTO meta VALUES (?, ?)",
+                                         [("schema_version", str(SCHEMA_VERSION)), ("generation", "0")])
+        tables = self._tables()
         if "meta" not in tables:
             raise SchemaVersionError(f"{self.path} is a SQLite file but not a lab index (no meta table); "
                                      "refusing to touch it")
@@ -144,17 +201,48 @@ class IndexStore:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """All writes inside the block land together or not at all."""
+        """All writes inside the block land together or not at all (one writer at a time)."""
+        with self._transaction("BEGIN IMMEDIATE"):
+            yield
+
+    @contextmanager
+    def read_transaction(self) -> Iterator[None]:
+        """Every read inside the block sees one state of the index, whatever other processes commit."""
+        with self._transaction("BEGIN"):
+            yield
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[None]:
         if self._db.in_transaction:
             yield
             return
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute(begin)
         try:
             yield
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+    def generation(self) -> int:
+        """How many times a sync or full index has published into this index."""
+        return int(self.get_meta("generation") or 0)
+
+    def bump_generation(self) -> int:
+        """Count one more publication (inside the publishing transaction); the new generation."""
+        with self.transaction():
+            generation = self.generation() + 1
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(generation),))
+            return generation
+
+    def snapshot(self, source: str) -> IndexSnapshot:
+        """The index as a sync of ``source`` plans against it, read in one transaction."""
+        with self.read_transaction():
+            chunks = {cid: (page, fp) for cid, page, fp in
+                      self._db.execute("SELECT DISTINCT id, page_id, fingerprint FROM chunks ORDER BY id")}
+            return IndexSnapshot(generation=self.generation(), watermark=self.watermark(source),
+                                 data_source_id=self.get_meta(f"{source}.data_source_id"), pages=self.indexed_pages(),
+                                 chunks=chunks)
 
     # ------------------------------------------------------------------ models
 
@@ -205,6 +293,18 @@ class IndexStore:
             self._db.execute("DELETE FROM models WHERE model = ?", (model,))
             if len(chunks):
                 self.put_chunks(chunks, vectors, model)
+
+    def update_chunks(self, chunks: Sequence[Any]) -> None:
+        """Rewrite what every model's row of these chunks carries (page, title, type, section,
+        order, text, tokens, fingerprint, last edit), keeping the vectors: for a chunk whose text
+        did not change but whose page did (a newer ``last_edited_time``, a new position)."""
+        with self.transaction():
+            self._db.executemany(
+                "UPDATE chunks SET page_id = ?, title = ?, type = ?, section = ?, ord = ?, text = ?, tokens = ?, "
+                "fingerprint = ?, edited = ? WHERE id = ?",
+                [(_field(c, "page_id"), _field(c, "title"), _field(c, "type"), _field(c, "section"),
+                  int(_field(c, "order")), _field(c, "text"), int(_field(c, "tokens")), _field(c, "fingerprint"),
+                  _field(c, "edited"), _field(c, "id")) for c in chunks])
 
     def delete_chunks(self, ids: Iterable[str]) -> int:
         """Remove these chunk ids under every model; the number of chunk ids that existed."""
@@ -259,11 +359,12 @@ class IndexStore:
 
     # ------------------------------------------------------------------ pages and sync state
 
-    def put_pages(self, pages: Iterable[PageMetadata], read_at: str = "") -> None:
-        """Insert or replace these pages, all read at ``read_at`` (ISO time; a missing type or url reads ``""``)."""
+    def put_pages(self, pages: Iterable[IndexedPage]) -> None:
+        """Insert or replace these pages (a missing type or url reads ``""``)."""
         with self.transaction():
-            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?)",
-                                 [(p.id, p.title, p.type or "", p.edited, p.url or "", read_at) for p in pages])
+            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?)",
+                                 [(p.info.id, p.info.title, p.info.type or "", p.info.edited, p.info.url or "",
+                                   p.read_at, p.parent_id, p.child_pages) for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -276,8 +377,14 @@ class IndexStore:
 
     def pages(self) -> dict[str, PageMetadata]:
         """Pages the index holds, by id, as they were when read (``edited`` is their last_edited_time then)."""
-        rows = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id")
-        return {r[0]: PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]) for r in rows}
+        return {page_id: page.info for page_id, page in self.indexed_pages().items()}
+
+    def indexed_pages(self) -> dict[str, IndexedPage]:
+        """Pages the index holds, by id, with when each was read and the page it is a sub-page of."""
+        rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at, parent_id, child_pages "
+                                "FROM pages ORDER BY page_id")
+        return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]),
+                                  read_at=r[5], parent_id=r[6], child_pages=r[7]) for r in rows}
 
     def read_times(self) -> dict[str, str]:
         """When each page the index holds was read (ISO time; ``""`` if not recorded)."""
@@ -298,8 +405,10 @@ class IndexStore:
         return row[0] if row else None
 
     def set_watermark(self, source: str, watermark: str) -> None:
+        """Move the watermark of ``source`` forward to ``watermark``; it never goes back."""
         with self.transaction():
-            self._db.execute("INSERT OR REPLACE INTO sync_state VALUES (?, ?)", (source, watermark))
+            self._db.execute("INSERT INTO sync_state VALUES (?, ?) ON CONFLICT (source) DO UPDATE "
+                             "SET watermark = MAX(watermark, excluded.watermark)", (source, watermark))
 
     def add_sync_run(self, run: Mapping[str, Any]) -> None:
         columns = ["source", "kind", "watermark_before", "watermark", "ran_at", "requests", "pages_reread",
@@ -313,6 +422,29 @@ class IndexStore:
         cursor = self._db.execute("SELECT * FROM sync_runs ORDER BY run")
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor]
+
+    # ------------------------------------------------------------------ staging (a first index's checkpoint)
+
+    def stage_page(self, page: StagedPage, data_source_id: str) -> None:
+        """Keep one page a first index has read (committed at once, outside the published index)."""
+        with self.transaction():
+            self._db.execute("INSERT OR REPLACE INTO staged_pages VALUES (?,?,?,?,?)",
+                             (page.page_id, data_source_id, page.parent_id, page.read_at, page.body))
+
+    def staged_pages(self, data_source_id: str) -> list[StagedPage]:
+        """The pages kept for a first index of this data source, in page id order."""
+        rows = self._db.execute("SELECT page_id, parent_id, read_at, body FROM staged_pages "
+                                "WHERE data_source_id = ? ORDER BY page_id", (data_source_id,))
+        return [StagedPage(page_id=r[0], parent_id=r[1], read_at=r[2], body=r[3]) for r in rows]
+
+    def staged_count(self) -> int:
+        """How many pages an interrupted first index left in the staging area."""
+        return self._db.execute("SELECT COUNT(*) FROM staged_pages").fetchone()[0]
+
+    def clear_staged(self) -> None:
+        """Empty the staging area (when the index it was read for is published)."""
+        with self.transaction():
+            self._db.execute("DELETE FROM staged_pages")
 
     # ------------------------------------------------------------------ inspection
 
@@ -337,11 +469,13 @@ class IndexStore:
         """What the index holds, without bookkeeping that depends on when it ran.
 
         Chunks (every column, vectors included), pages (without ``read_at``), models and
-        watermarks; the ``sync_runs`` log is left out. Two indexes built from the same content by
-        different runs (one interrupted and resumed, one under heavy faults) compare equal.
+        watermarks; the ``sync_runs`` log and the staging area are left out. Two indexes built
+        from the same content by different runs (one interrupted and resumed, one under heavy
+        faults) compare equal.
         """
         chunks = self._db.execute("SELECT * FROM chunks ORDER BY id, model").fetchall()
-        pages = self._db.execute("SELECT page_id, title, type, edited, url FROM pages ORDER BY page_id").fetchall()
+        pages = self._db.execute("SELECT page_id, title, type, edited, url, parent_id, child_pages FROM pages "
+                                 "ORDER BY page_id").fetchall()
         return {"chunks": chunks, "pages": pages, "models": self.models(),
                 "sync_state": self._db.execute("SELECT * FROM sync_state ORDER BY source").fetchall()}
 

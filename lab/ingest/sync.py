@@ -1,22 +1,32 @@
-"""Keep the index in step with Notion: a full index, then incremental syncs that never lose it.
+"""Keep the index in step with Notion: a full index that resumes, then incremental syncs that miss nothing.
 
 An incremental sync asks for the pages edited ``on_or_after`` the stored watermark (minute
-rounding makes a strict ``after`` lose edits made in the watermark's own minute), re-reads
-those that are publishable, compares fingerprints chunk by chunk, and reconciles with one
-query of the publishable pages so that unpublished, trashed or unshared pages leave the index
-with all their chunks. The new watermark is the largest ``last_edited_time`` seen, never the
-clock.
+rounding makes a strict ``after`` lose edits made in the watermark's own minute) and lists the
+publishable pages. Reconciliation goes both ways: every publishable page the list holds is
+compared with the index, so a page whose ``last_edited_time`` moved is read again, and so is a
+page the index lacks although nothing stamped it (shared again, published again, restored with
+an old stamp); a page the index holds that the list no longer returns (unpublished, trashed,
+unshared) leaves with all its chunks. Sub-pages are documents of their own and are found as
+:mod:`lab.ingest.sub_pages` explains. The new watermark is the largest ``last_edited_time`` the
+query returned, never the clock, and it never goes back. The chunk rows of a page read again
+carry its current metadata (last edit, title, order) whether or not their text changed.
 
 Every network read happens before the first write, and every write happens in one SQLite
 transaction: a failure anywhere (network error, exception, kill) leaves the previous index and
-watermark exactly as they were, and running the sync again completes the work.
+watermark exactly as they were, and running the sync again completes the work. A run plans
+against a snapshot of the index and writes only if no other run has published since (the
+index's generation number has not moved); otherwise it plans again from the index as it now
+is, so two syncs on one file, in one process or two, never lose an edit.
+
+A full index keeps each page it reads in the index file's staging area as it reads it
+(:mod:`lab.ingest.checkpoint`): after a crash or a Ctrl-C, running it again reads only the pages
+that are missing or changed, and the published index still changes in one transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -26,18 +36,33 @@ from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
-from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, PageRead, page_title, publishable_pages,
-                                read_knowledge_base, read_pages)
+from lab.ingest.checkpoint import ReadCheckpoint
+from lab.ingest.page_reads import PageRead, read_page
+from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
+                                publishable_pages, read_knowledge_base)
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
-from lab.ingest.store import IndexStore
+from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
+from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
 
-__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "full_index", "incremental_sync", "cost_table"]
+__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
+           "cost_table", "MAX_ATTEMPTS"]
+
+#: How many times a run plans again when another run published into the index while it read.
+MAX_ATTEMPTS = 3
 
 
 class GuardrailError(LabError, RuntimeError):
     """A reconciliation would delete more of the index than allowed; nothing was written."""
+
+
+class ConcurrentSyncError(LabError, RuntimeError):
+    """Other runs kept publishing into the index while this one read; nothing was written."""
+
+
+class _IndexMoved(Exception):
+    """Another run published after this one took its snapshot: plan again."""
 
 
 @dataclass
@@ -73,6 +98,8 @@ class SyncReport:
     chunks_deleted: int
     chunks_total: int
     tokens_embedded: int
+    pages_resumed: int = 0  # pages a full index took from an interrupted run instead of reading them
+    attempts: int = 1  # 2 or more: another run published while this one read, and it planned again
 
     def row(self, source: str) -> dict[str, Any]:
         return {"source": source, "kind": self.kind, "watermark_before": self.watermark_before,
@@ -81,21 +108,6 @@ class SyncReport:
                 "chunks_new": self.chunks_new, "chunks_updated": self.chunks_updated,
                 "chunks_unchanged": self.chunks_unchanged, "chunks_deleted": self.chunks_deleted,
                 "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
-
-
-def _parse(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-
-
-def _needs_reread(page: dict[str, Any], known: PageMetadata | None, read_at: str) -> bool:
-    """Re-read unless we hold this exact version and read it after its last-edit minute had closed.
-
-    ``last_edited_time`` has minute precision: if we read a page during the minute it was
-    stamped, a later edit in that same minute keeps the stamp, so only a re-read can see it.
-    """
-    if known is None or known.edited != page["last_edited_time"] or not read_at:
-        return True
-    return _parse(read_at) < _parse(page["last_edited_time"]) + timedelta(minutes=1)
 
 
 def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
@@ -115,115 +127,174 @@ class _Changes:
     """What one run writes, worked out after every read and applied in one transaction."""
 
     source_id: str
-    corpus: list[dict[str, Any]] | None  # every chunk the index will hold, if that set changed (refit on it)
+    generation: int  # of the snapshot planned against: the write happens only if it has not moved
+    reread: set[str]  # pages read: their stored chunks give way to ``fresh``
+    fresh: list[Chunk]  # every chunk of the pages read
+    unchanged: list[Chunk]  # those whose text the index already holds (rows rewritten, vectors kept)
     embed: list[Chunk]  # new and changed chunks, for the dense model
+    corpus_changed: bool  # the set of chunk texts changed: TF-IDF is refitted
     delete_chunks: set[str]
     remove_pages: set[str]
-    pages: list[PageMetadata]  # the pages read
-    read_at: str  # when they were read
+    pages: list[IndexedPage]  # the pages read
+    publishes_staging: bool = False  # a full index: its checkpoint is spent
+
+
+def _tfidf_rows(store: IndexStore) -> list[dict[str, Any]]:
+    return store.chunks(TFIDF_MODEL) if TFIDF_MODEL in store.models() else []
 
 
 def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
-    """Apply one run's changes in a single transaction (all of them, or none)."""
+    """Apply one run's changes in a single transaction (all of them, or none), if no other run
+    published since its snapshot."""
     dense = DenseVectors.embed(config.dense, changes.embed) if config.dense and changes.embed else None
     with store.transaction():  # the embedding above is a network call: it happens before any write
+        if store.generation() != changes.generation:
+            raise _IndexMoved
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
-        if changes.remove_pages:
-            store.delete_pages(changes.remove_pages)
-        if changes.delete_chunks:
-            store.delete_chunks(changes.delete_chunks)
-        if changes.corpus is not None:
-            _refit(store, sorted(changes.corpus, key=lambda row: row["id"]), config)
+        store.delete_pages(changes.remove_pages)
+        store.delete_chunks(changes.delete_chunks)
+        store.update_chunks(changes.unchanged)  # same text, but the page's last edit, title or order moved
+        if changes.corpus_changed:
+            rows = [row for row in _tfidf_rows(store) if row["page_id"] not in changes.reread]
+            _refit(store, sorted(rows + [c.to_dict() for c in changes.fresh], key=lambda row: row["id"]), config)
         if dense is not None:
             dense.save(store)
-        store.put_pages(changes.pages, changes.read_at)
+        store.put_pages(changes.pages)
         store.set_watermark(config.source, report.watermark)
         store.add_sync_run(report.row(config.source))
+        if changes.publishes_staging:
+            store.clear_staged()
+        store.bump_generation()
+
+
+def _publish(store: IndexStore, config: SyncConfig,
+             plan: Callable[[IndexSnapshot], tuple[_Changes, SyncReport]]) -> SyncReport:
+    """Plan against a snapshot and write; plan again if another run published meanwhile."""
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        changes, report = plan(store.snapshot(config.source))
+        report.attempts = attempt
+        try:
+            _write(store, config, changes, report)
+            return report
+        except _IndexMoved:
+            continue
+    raise ConcurrentSyncError(
+        f"other runs published into {store.path} while this one was reading, {MAX_ATTEMPTS} times in a row; "
+        "nothing was written. Run it again when they have finished.")
 
 
 def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None) -> SyncReport:
-    """Read every publishable page, chunk it, vectorise it and replace the index with the result."""
+    """Read every publishable page and its sub-pages, chunk them, vectorise them and replace the
+    index with the result; a run interrupted before it published is resumed."""
     config = config or SyncConfig()
     before = len(client.log)
-    knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, config.data_source_id,
-                                         config.on_page)
-    reads = knowledge_base.pages
-    read_at = clock.datetime().isoformat()
-    chunks = _chunk(reads, config)
-    previous = store.watermark(config.source)
-    watermark = max([previous or ""] + [r.edited for r in reads]) or (previous or "")
-    old_ids = set(store.chunk_ids())
-    new_ids = {c.id for c in chunks}
-    report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
-                        ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
-                        pages_reread=[r.title for r in reads], pages_removed=[], boundary_pages=[],
-                        chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids), chunks_unchanged=0,
-                        chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
-                        tokens_embedded=sum(c.tokens for c in chunks))
-    changes = _Changes(source_id=knowledge_base.data_source_id, corpus=[c.to_dict() for c in chunks], embed=chunks,
-                       delete_chunks=old_ids - new_ids, remove_pages=set(store.pages()) - {r.id for r in reads},
-                       pages=[r.info for r in reads], read_at=read_at)
-    _write(store, config, changes, report)
-    return report
+    source_id = config.data_source_id or find_data_source(client, config.title)["id"]
+    checkpoint = ReadCheckpoint(store, source_id)
+
+    def keep(read: PageRead) -> None:
+        checkpoint.keep(read)
+        if config.on_page is not None:
+            config.on_page(read)
+
+    def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
+        knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
+                                             earlier=checkpoint.reads())
+        reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
+        chunks = _chunk(reads, config)
+        previous = base.watermark
+        watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
+        old_ids, new_ids = set(base.chunks), {c.id for c in chunks}
+        report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
+                            ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
+                            pages_reread=[r.title for r in reads if r.id not in resumed], pages_removed=[],
+                            boundary_pages=[],
+                            chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids),
+                            chunks_unchanged=0, chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
+                            tokens_embedded=sum(c.tokens for c in chunks),
+                            pages_resumed=len(resumed))
+        changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
+                           fresh=chunks, unchanged=[], embed=chunks, corpus_changed=True,
+                           delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
+                           pages=[r.indexed() for r in reads], publishes_staging=True)
+        return changes, report
+
+    return _publish(store, config, plan)
 
 
 def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None,
                      force: bool = False) -> SyncReport:
-    """Bring the index up to date with two queries plus one read per changed publishable page."""
+    """Bring the index up to date with two queries (three when it holds sub-pages) plus one read per
+    page that changed or came back."""
     config = config or SyncConfig()
-    watermark = store.watermark(config.source)
-    source_id = store.get_meta(f"{config.source}.data_source_id")
-    if watermark is None or source_id is None:
+    base = store.snapshot(config.source)
+    if base.watermark is None or base.data_source_id is None:
         return full_index(client, store, clock, config)
     before = len(client.log)
+
+    def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
+        return _plan_sync(client, clock, config, force, base, before)
+
+    return _publish(store, config, plan)
+
+
+def _read_and_tell(client: NotionClient, page: dict[str, Any], config: SyncConfig) -> PageRead:
+    read = read_page(client, page)
+    if config.on_page is not None:
+        config.on_page(read)
+    return read
+
+
+def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bool, base: IndexSnapshot,
+               before: int) -> tuple[_Changes, SyncReport]:
+    """Read what changed since ``base`` and work out the writes (nothing is written here)."""
+    watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
-    current = {p["id"]: p for p in publishable_pages(client, source_id, config.publishable_property)}
-    indexed, read_times = store.pages(), store.read_times()
-    boundary = [p for p in changed if p["last_edited_time"] == watermark]
-    to_read = [p for p in changed
-               if p["id"] in current and _needs_reread(p, indexed.get(p["id"]), read_times.get(p["id"], ""))]
-    reads = read_pages(client, to_read, on_page=config.on_page)
-    read_at = clock.datetime().isoformat()
-    fresh_all = _chunk(reads, config)
+    documents: list[tuple[PageMetadata, PageRead | None]] = []
+    for page in publishable_pages(client, source_id, config.publishable_property):
+        if known_read_is_current(page, indexed.get(page["id"])):
+            documents.append((indexed[page["id"]].info, None))
+        else:
+            read = _read_and_tell(client, page, config)
+            documents.append((read.info, read))
+    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page)
+    reads = [read for _, read in documents if read is not None] + sub_pages.reads
+    fresh = _chunk(reads, config)
 
-    stored = store.chunk_ids()
-    reread_ids = {r.id for r in reads}
-    stale = {cid for cid in stored if any(cid.startswith(pid + ":") for pid in reread_ids)}
-    new = [c for c in fresh_all if c.id not in stored]
-    updated = [c for c in fresh_all if c.id in stored and stored[c.id] != c.fingerprint]
-    unchanged = [c for c in fresh_all if c.id in stored and stored[c.id] == c.fingerprint]
-    vanished = stale - {c.id for c in fresh_all}
-    removed_pages = set(indexed) - set(current)
-    removed_chunks = {cid for cid in stored if any(cid.startswith(pid + ":") for pid in removed_pages)}
+    stored = base.chunks
+    reread = {r.id for r in reads}
+    removed_pages = set(indexed) - {info.id for info, _ in documents} - sub_pages.ids
+    new = [c for c in fresh if c.id not in stored]
+    updated = [c for c in fresh if c.id in stored and stored[c.id][1] != c.fingerprint]
+    unchanged = [c for c in fresh if c.id in stored and stored[c.id][1] == c.fingerprint]
+    fresh_ids = {c.id for c in fresh}
+    vanished = {cid for cid, (page_id, _) in stored.items() if page_id in reread and cid not in fresh_ids}
+    removed_chunks = {cid for cid, (page_id, _) in stored.items() if page_id in removed_pages}
 
-    total_before = len(stored)
     deleting = len(vanished | removed_chunks)
-    if total_before and deleting / total_before > config.max_delete_share and not force:
+    if stored and deleting / len(stored) > config.max_delete_share and not force:
         raise GuardrailError(
-            f"this sync would delete {deleting} of the {total_before} chunks in the index "
-            f"({100 * deleting / total_before:.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
+            f"this sync would delete {deleting} of the {len(stored)} chunks in the index "
+            f"({100 * deleting / len(stored):.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
             f"{len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. That "
             "usually means the integration lost access or the publishable property changed, not that the pages "
             "were retired. Nothing was written; run again with force=True if the deletion is intended.")
 
-    new_watermark = max([watermark] + [p["last_edited_time"] for p in changed])
-    keep = [row for row in store.chunks(TFIDF_MODEL) if row["id"] not in (stale | removed_chunks)] \
-        if TFIDF_MODEL in store.models() else []
-    corpus = keep + [c.to_dict() for c in new + updated + unchanged]
-    report = SyncReport(kind="incremental", watermark_before=watermark, watermark=new_watermark,
+    report = SyncReport(kind="incremental", watermark_before=watermark,
+                        watermark=max([watermark] + [p["last_edited_time"] for p in changed]),
                         ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                         pages_reread=[r.title for r in reads],
-                        pages_removed=[indexed[p].title for p in sorted(removed_pages)],
-                        boundary_pages=[page_title(p) for p in boundary], chunks_new=len(new),
-                        chunks_updated=len(updated), chunks_unchanged=len(unchanged), chunks_deleted=deleting,
-                        chunks_total=len(corpus), tokens_embedded=sum(c.tokens for c in new + updated))
-    corpus_changed = bool(new or updated or vanished or removed_chunks)
-    changes = _Changes(source_id=source_id, corpus=corpus if corpus_changed else None, embed=new + updated,
+                        pages_removed=[indexed[p].info.title for p in sorted(removed_pages)],
+                        boundary_pages=[page_title(p) for p in changed if p["last_edited_time"] == watermark],
+                        chunks_new=len(new), chunks_updated=len(updated), chunks_unchanged=len(unchanged),
+                        chunks_deleted=deleting, chunks_total=len(stored) - deleting + len(new),
+                        tokens_embedded=sum(c.tokens for c in new + updated))
+    changes = _Changes(source_id=source_id, generation=base.generation, reread=reread, fresh=fresh,
+                       unchanged=unchanged, embed=new + updated,
+                       corpus_changed=bool(new or updated or vanished or removed_chunks),
                        delete_chunks=vanished, remove_pages=removed_pages,
-                       pages=[r.info for r in reads], read_at=read_at)
-    _write(store, config, changes, report)
-    return report
+                       pages=[r.indexed() for r in reads])
+    return changes, report
 
 
 def cost_table(runs: dict[str, tuple[int, int]], *, usd_per_million: float = 0.06, rate: float = 3.0,

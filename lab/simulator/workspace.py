@@ -2,9 +2,13 @@
 
 A :class:`Workspace` is built from a plain spec (``data/workspace/bakery.json`` for the lessons,
 small hand-made specs in the tests) and then edited the way a person edits Notion: change a
-block's text, add a page, untick "Publicable", move a page to the trash, share or unshare it
-with an integration. Content edits stamp ``last_edited_time`` from the clock, rounded down to
-the minute, exactly where Notion would.
+block's text, delete a block, add a page or a sub-page, rename a page, untick "Publicable", move
+a page to the trash, share or unshare it with an integration. Content edits stamp
+``last_edited_time`` from the clock, rounded down to the minute, on the page whose content
+changed and nowhere else: an
+edit inside a sub-page stamps the sub-page, not its parent, as in Notion. Adding a sub-page,
+or trashing, restoring or renaming one, changes its parent's content too (its ``child_page``
+block comes, goes or shows the new title), so it stamps both.
 """
 
 from __future__ import annotations
@@ -273,10 +277,12 @@ class Workspace:
         return block.children
 
     def has_children(self, block: Block) -> bool:
-        """Whether a block has children, following synced references and child pages."""
+        """Whether a block has children not in the trash, following synced references and child pages."""
         if block.type == "child_page" and block.id in self.pages:
-            return bool(self.pages[block.id].children)
-        return bool(self.children_of(block.id))
+            children = self.pages[block.id].children
+        else:
+            children = self.children_of(block.id)
+        return any(not self.blocks[child].in_trash for child in children)
 
     def parent_of(self, object_id_: str) -> str | None:
         """The id of the parent object (block, page or data source), or None at the top."""
@@ -346,12 +352,52 @@ class Workspace:
         block.edited, block.edited_by = stamp, self._user_id(user)
 
     def add_page(self, spec: dict[str, Any], user: str = "valeria") -> Page:
-        """Create a page from a spec; its created and edited times are now (to the minute)."""
+        """Create a page from a spec; its created and edited times are now (to the minute).
+
+        A page whose parent is a page is a sub-page: it also appears as a ``child_page`` block at
+        the end of its parent, which is an edit of the parent.
+        """
         stamp = self._stamp()
         spec = {**spec, "created": stamp, "edited": stamp, "created_by": user, "edited_by": user}
         page = self._add_page(spec)
         self._resolve_synced_references()
+        if page.parent_type == "page_id":
+            parent = self.pages[page.parent_id]
+            if page.id not in self.blocks:
+                self._add_child_page_block({"page": page.key, "text": page.title}, parent, "page_id", parent.id)
+                parent.children.append(page.id)
+            block = self.blocks[page.id]
+            block.created = block.edited = stamp
+            block.created_by = block.edited_by = self._user_id(user)
+            self._touch_page(parent, user)
         return page
+
+    def add_child_page(self, parent_id: str, spec: dict[str, Any], user: str = "valeria") -> Page:
+        """Create a sub-page at the end of page ``parent_id`` (an edit of the parent, as in Notion)."""
+        return self.add_page({**spec, "parent": {"type": "page", "key": self.pages[parent_id].key}}, user)
+
+    def delete_block(self, block_id: str, user: str = "valeria") -> None:
+        """Delete a block as Notion's ``DELETE /v1/blocks/{id}`` does: it goes to the trash (``in_trash``)
+        with everything under it, and its page is edited. Deleting a ``child_page`` block trashes
+        the sub-page."""
+        block = self.blocks[block_id]
+        if block.type == "child_page" and block_id in self.pages:
+            self.move_to_trash(block_id, user)
+            return
+        stamp = self._touch_page(self.pages[block.page_id], user)
+        block.in_trash = True
+        block.edited, block.edited_by = stamp, self._user_id(user)
+
+    def rename(self, page_id: str, title: str, user: str = "valeria") -> None:
+        """Change a page's title: a property edit, so the page is edited. A sub-page's title is
+        also the text of its ``child_page`` block, so its parent is edited too."""
+        page = self.pages[page_id]
+        page.title = title
+        stamp = self._touch_page(page, user)
+        block = self.blocks.get(page_id)
+        if block is not None and block.type == "child_page":
+            block.edited, block.edited_by = stamp, self._user_id(user)
+            self._touch_page(self.pages[block.page_id], user)
 
     def set_publishable(self, page_id: str, value: bool, user: str = "valeria") -> None:
         """Tick or untick the Publicable checkbox: a property edit, so the page is edited."""
@@ -361,15 +407,22 @@ class Workspace:
 
     def move_to_trash(self, page_id: str, user: str = "valeria") -> None:
         """Move a page to the trash (``in_trash``); it disappears from search and queries."""
-        page = self.pages[page_id]
-        page.in_trash = True
-        self._touch_page(page, user)
+        self._set_in_trash(page_id, True, user)
 
     def restore(self, page_id: str, user: str = "valeria") -> None:
         """Take a page out of the trash."""
+        self._set_in_trash(page_id, False, user)
+
+    def _set_in_trash(self, page_id: str, value: bool, user: str) -> None:
         page = self.pages[page_id]
-        page.in_trash = False
-        self._touch_page(page, user)
+        page.in_trash = value
+        stamp = self._touch_page(page, user)
+        block = self.blocks.get(page_id)
+        if block is not None and block.type == "child_page":
+            # a sub-page's block leaves (or returns to) its parent's content: the parent is edited too
+            block.in_trash = value
+            block.edited, block.edited_by = stamp, self._user_id(user)
+            self._touch_page(self.pages[block.page_id], user)
 
     def share(self, integration_key: str, object_id_: str) -> None:
         """Add a connection to a page or data source. Permissions are not content: no edit stamp."""

@@ -1,0 +1,125 @@
+"""One page as the indexer reads it, and whether a read made earlier still holds every edit.
+
+A page is read with ``blocks.children.list`` (its blocks, and the blocks of every block with
+children); the read notes when it began. A sub-page (the page behind a ``child_page`` block)
+is read the same way and carries its parent's metadata: it is titled with its breadcrumb
+("Parent > Child") and typed like its parent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from functools import cached_property
+from typing import Any
+
+from lab.client import NotionClient, ObjectNotFound, iterate_paginated_api, walk_blocks
+from lab.client.traversal import WalkReport
+from lab.ingest.store import IndexedPage
+from lab.notion.pages import TYPE_PROPERTY, PageMetadata
+
+__all__ = ["PageRead", "BREADCRUMB", "read_page", "read_pages", "retrieve_page", "read_is_current",
+           "visible_pages"]
+
+BREADCRUMB = " > "  # between a sub-page's parent title and its own
+
+
+@dataclass
+class PageRead:
+    """One page as the indexer read it: its page object, its blocks in document order, the
+    document it sits in (``parent``, for a sub-page) and when reading its blocks began."""
+
+    page: dict[str, Any]
+    blocks: list[tuple[int, dict[str, Any]]]
+    parent: PageMetadata | None = None
+    read_at: str = ""
+
+    @cached_property
+    def info(self) -> PageMetadata:
+        """What every chunk of the page and the index carry (no type or url reads as ``""``).
+
+        A sub-page is titled with its breadcrumb and typed like its parent.
+        """
+        info = PageMetadata.from_page(self.page, TYPE_PROPERTY)
+        if self.parent is not None:
+            info = replace(info, title=f"{self.parent.title}{BREADCRUMB}{info.title}", type=self.parent.type)
+        return replace(info, type=info.type or "", url=info.url or "")
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def edited(self) -> str:
+        return self.info.edited
+
+    @property
+    def parent_id(self) -> str | None:
+        return self.parent.id if self.parent is not None else None
+
+    @property
+    def child_page_ids(self) -> list[str]:
+        """The sub-pages this page shows, in document order (their content is not in ``blocks``)."""
+        return list(dict.fromkeys(block["id"] for _, block in self.blocks if block["type"] == "child_page"))
+
+    def under(self, parent: PageMetadata | None) -> PageRead:
+        """The same read, as a document under ``parent`` (whose title or type may have changed since)."""
+        return PageRead(self.page, self.blocks, parent, self.read_at)
+
+    def indexed(self) -> IndexedPage:
+        """The row the index keeps for this page."""
+        return IndexedPage(info=self.info, read_at=self.read_at, parent_id=self.parent_id,
+                           child_pages=len(self.child_page_ids))
+
+
+def read_is_current(page: dict[str, Any], edited: str | None, read_at: str) -> bool:
+    """Whether a read of this page (made at ``read_at`` of the version stamped ``edited``) holds
+    every edit of the page object ``page``.
+
+    ``last_edited_time`` has minute precision: a read made during the minute the page was stamped
+    may have missed a later edit in that same minute (the stamp does not move), so only a read
+    that began after the minute closed is current.
+    """
+    if edited != page["last_edited_time"] or not read_at:
+        return False
+    stamp = datetime.fromisoformat(page["last_edited_time"].replace("Z", "+00:00"))
+    return datetime.fromisoformat(read_at) >= stamp + timedelta(minutes=1)
+
+
+def read_page(client: NotionClient, page: dict[str, Any], report: WalkReport | None = None,
+              parent: PageMetadata | None = None) -> PageRead:
+    """Read every block of one page (a sub-page of ``parent`` if given), noting when the read began."""
+    read_at = client.clock.datetime().isoformat()
+    return PageRead(page, list(walk_blocks(client, page["id"], report=report)), parent, read_at)
+
+
+def read_pages(client: NotionClient, pages: list[dict[str, Any]], report: WalkReport | None = None,
+               on_page: Callable[[PageRead], None] | None = None) -> list[PageRead]:
+    """Read every block of each page in turn; ``on_page`` hears of each as soon as it is read (CLI progress)."""
+    reads = []
+    for page in pages:
+        reads.append(read_page(client, page, report))
+        if on_page is not None:
+            on_page(reads[-1])
+    return reads
+
+
+def retrieve_page(client: NotionClient, page_id: str) -> dict[str, Any] | None:
+    """The page object, or ``None`` if the page is not shared with this integration or is in the trash."""
+    try:
+        page = client.pages.retrieve(page_id)
+    except ObjectNotFound:
+        return None
+    return None if page.get("in_trash") else page
+
+
+def visible_pages(client: NotionClient) -> dict[str, dict[str, Any]]:
+    """Every page shared with the integration (``search``), by id, most recently edited first."""
+    results = iterate_paginated_api(client.search, filter={"property": "object", "value": "page"},
+                                    sort={"timestamp": "last_edited_time", "direction": "descending"})
+    return {page["id"]: page for page in results}
