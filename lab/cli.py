@@ -261,9 +261,20 @@ def _token_from_env(name: str) -> str:
     return _check_token(token, f"the token in {name}")
 
 
+def _interruptible() -> None:
+    """Make SIGINT raise KeyboardInterrupt even if the parent ignored it.
+
+    A shell starts background jobs with SIGINT ignored, and a child inherits that; a scheduler
+    or a test that sends SIGINT to stop a run must still get the clean "interrupted" exit.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _indexer(args: argparse.Namespace, kind: str) -> int:
     from lab.ingest.sync import GuardrailError
 
+    _interruptible()
     token = _token_from_env(args.token_env)
     created = not Path(args.db).exists()
     store = _open_index(args.db)
