@@ -16,7 +16,7 @@ LAB = Path(__file__).resolve().parents[1] / "lab"
 
 #: Lower numbers are lower layers; a layer may import layers with a smaller number, or itself.
 LAYERS = {
-    "errors": 0, "clock": 0,
+    "errors": 0, "clock": 0, "atomic_files": 0,
     "retry": 0, "redaction": 0,                             # shared by the client and services layers
     "notion": 1,                                            # the wire vocabulary both sides share
     "chunking": 2, "vectors": 2, "client": 2, "services": 2,

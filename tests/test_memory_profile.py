@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lab import atomic_files
 from lab.clock import SimulatedClock
 from lab.memory import (DEFAULT_ALLOWED_FIELDS, DEFAULT_RETENTION, ProfileFileError, ProfileStore, refusal_reason,
                         sensitive_reason, third_party_reason)
@@ -214,11 +215,10 @@ def test_a_crash_while_writing_json_leaves_the_previous_file_intact(store: Profi
     store.update(SOFIA)
     before = store.stored_bytes()
 
-    def half_then_crash(obj: object, fp, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        fp.write('{\n  "version": 1,\n  "updated_at": "2026-')
+    def disk_full(descriptor: int) -> None:  # the new text is written but never reaches the disk
         raise OSError("disk full")
 
-    monkeypatch.setattr(json, "dump", half_then_crash)
+    monkeypatch.setattr(atomic_files.os, "fsync", disk_full)
     with pytest.raises(OSError, match="disk full"):
         store.update({"goal": "pass the statistics exam"})
     monkeypatch.undo()

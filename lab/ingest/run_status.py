@@ -15,13 +15,12 @@ every message passes through :func:`lab.redaction.redact` first.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lab.atomic_files import write_text_atomically
 from lab.redaction import redact
 
 __all__ = ["OUTCOMES", "RUN_COUNTS", "RunStatus", "write_status_file", "read_status_file"]
@@ -65,20 +64,8 @@ class RunStatus:
 def write_status_file(path: str | Path, status: RunStatus, *secrets: str | None) -> Path:
     """Replace ``path`` with ``status`` in one line, atomically: a temporary file in the same folder
     (so the rename never crosses file systems) is flushed to disk, then renamed over ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(status.to_line(*secrets) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a monitor running as another user reads it
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    # 0o644: a monitor running as another user reads it (the token is redacted from the line)
+    return write_text_atomically(path, status.to_line(*secrets) + "\n", mode=0o644)
 
 
 def read_status_file(path: str | Path) -> RunStatus:

@@ -30,13 +30,13 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from lab.atomic_files import write_text_atomically
 from lab.errors import LabError
 from lab.clock import Clock, WallClock
 
@@ -285,36 +285,5 @@ class ProfileStore:
             "profile": {name: document["profile"][name] for name in sorted(document["profile"])},
             "expires": {name: document["expires"][name] for name in sorted(document["expires"])},
         }
-        _write_json_atomically(self.path, stamped)
-
-
-def _write_json_atomically(path: Path, document: Mapping[str, Any]) -> None:
-    """Write to a temporary file beside ``path``, flush and fsync it, then rename it over ``path``.
-
-    ``os.replace`` is atomic on one file system, so a reader sees either the old file or the new
-    one, never half of either. The temporary file is created with owner-only permissions.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            json.dump(document, out, ensure_ascii=False, indent=2, allow_nan=False)
-            out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    # Makes the rename itself durable on POSIX; Windows cannot open directories, and does not need it.
-    if os.name != "posix":
-        return
-    descriptor = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
+        text = json.dumps(stamped, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        write_text_atomically(self.path, text)  # owner-only: a profile is personal data
