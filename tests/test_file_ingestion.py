@@ -1,0 +1,138 @@
+"""An ingestion run over a folder of files: idempotent, exact about what changed, careful about deleting."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lab.chunking import MarkdownHeaderChunker, ParagraphChunker
+from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
+from lab.ingest import FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder, stale_chunks
+from lab.ingest.serving import ModelNotServingError
+
+EDITED = "guides/quickstart.md"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> LsaEmbedder:
+    paragraphs = [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
+    return LsaEmbedder(n_components=16).fit(paragraphs)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(DOCS_DIR, tmp_path / "docs"))
+
+
+@pytest.fixture
+def store() -> IndexStore:
+    return IndexStore(":memory:")
+
+
+def test_a_first_run_embeds_every_chunk_in_batches_and_stores_them(store, folder, embedder) -> None:
+    report = ingest_folder(store, folder, embedder, batch_size=10)
+    assert report.files_read == report.files_cut == 11
+    assert report.chunks_new == report.texts_embedded == report.chunks_total == store.count_chunks(embedder.name) > 0
+    assert report.batches == -(-report.chunks_new // 10)
+    assert report.generation == store.generation() == 1
+    assert store.serving_model() == embedder.name
+
+
+def test_a_second_run_with_no_change_writes_nothing_and_embeds_nothing(store, folder, embedder) -> None:
+    first = ingest_folder(store, folder, embedder)
+    before = store.dump()
+    again = ingest_folder(store, folder, embedder)
+    assert (again.texts_embedded, again.files_cut, again.chunks_new, again.chunks_deleted) == (0, 0, 0, 0)
+    assert again.chunks_unchanged == first.chunks_new
+    assert again.generation == first.generation and not again.wrote
+    assert store.dump() == before
+
+
+def test_editing_a_file_changes_only_its_own_chunks(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    path = folder / EDITED
+    path.write_text(path.read_text(encoding="utf-8").replace("fifteen minutes", "ten minutes"), encoding="utf-8")
+    own = set(store.file_chunk_ids("docs")[EDITED])
+    report = ingest_folder(store, folder, embedder)
+    assert report.files_cut == 1 and report.chunks_changed >= 1 and report.chunks_new == report.chunks_deleted == 0
+    assert set(report.changed_ids) <= own
+    assert report.texts_embedded == report.chunks_changed
+    assert report.generation == 2
+
+
+def test_deleting_a_file_purges_its_orphan_chunks(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    own = set(store.file_chunk_ids("docs")[EDITED])
+    (folder / EDITED).unlink()
+    report = ingest_folder(store, folder, embedder)
+    assert report.files_removed == 1 and set(report.deleted_ids) == own
+    assert not own & set(store.chunk_ids()) and EDITED not in store.ingested_files("docs")
+    assert report.texts_embedded == 0
+
+
+def test_a_run_that_would_delete_more_than_the_allowed_share_refuses_and_writes_nothing(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    for name in ("admin", "api", "integrations"):
+        shutil.rmtree(folder / name)
+    with pytest.raises(GuardrailError, match="nothing was written.*force=True"):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+    forced = ingest_folder(store, folder, embedder, force=True)
+    assert forced.chunks_deleted > forced.chunks_total and forced.files_removed == 8
+
+
+def test_a_failure_during_the_purge_leaves_the_index_as_it_was(store, folder, embedder, monkeypatch) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / EDITED).unlink()
+
+    def fail_after_deleting(ids):
+        IndexStore.delete_chunks(store, ids)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "delete_chunks", fail_after_deleting)
+    with pytest.raises(OSError):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+
+
+def test_changing_the_chunker_marks_its_chunks_stale_and_the_next_run_cuts_exactly_those(store, folder,
+                                                                                        embedder) -> None:
+    first = ingest_folder(store, folder, embedder)
+    finer = FileChunkers({".md": MarkdownHeaderChunker(max_chars=600, overlap_chars=100)})
+    assert stale_chunks(store, "docs", finer) == {"markdown_header": first.chunks_total}
+    report = ingest_folder(store, folder, embedder, chunkers=finer)
+    assert report.chunks_stale == first.chunks_total and report.files_cut == 11
+    assert report.chunks_total > first.chunks_total
+    assert stale_chunks(store, "docs", finer) == {}
+    assert ingest_folder(store, folder, embedder, chunkers=finer).files_cut == 0
+
+
+def test_a_new_chunker_version_with_the_same_parameters_is_stale_too(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+
+    class Revised(MarkdownHeaderChunker):
+        chunker_version = "2"
+
+    assert stale_chunks(store, "docs", FileChunkers({".md": Revised()})) == {"markdown_header": store.count_chunks()}
+
+
+def test_each_file_type_keeps_its_own_chunker_and_only_the_changed_one_goes_stale(store, folder, embedder) -> None:
+    (folder / "notes.txt").write_text("Shifts are planned weekly.\n\nManagers publish on Friday.\n", encoding="utf-8")
+    mixed = FileChunkers({".md": MarkdownHeaderChunker(), ".txt": ParagraphChunker(max_chars=900)})
+    ingest_folder(store, folder, embedder, chunkers=mixed)
+    assert {r.chunker for r in store.ingested_files("docs").values()} == {"markdown_header", "paragraphs"}
+    changed = FileChunkers({".md": MarkdownHeaderChunker(), ".txt": ParagraphChunker(max_chars=400)})
+    assert set(stale_chunks(store, "docs", changed)) == {"paragraphs"}
+    report = ingest_folder(store, folder, embedder, chunkers=changed)
+    assert report.files_cut == 1 and report.chunks_stale == len(store.file_chunk_ids("docs")["notes.txt"])
+
+
+def test_a_run_with_another_model_than_the_serving_one_is_refused(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    other = LsaEmbedder(n_components=8).fit([p for _, t in load_docs_corpus() for p in t.split("\n\n") if p.strip()])
+    with pytest.raises(ModelNotServingError, match="switch models with ModelSwitch"):
+        ingest_folder(store, folder, other)
