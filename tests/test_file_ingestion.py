@@ -9,7 +9,7 @@ import pytest
 
 from lab.chunking import MarkdownHeaderChunker, ParagraphChunker
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.ingest import FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder, stale_chunks
+from lab.ingest import ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder, stale_chunks
 from lab.ingest.serving import ModelNotServingError
 
 EDITED = "guides/quickstart.md"
@@ -136,3 +136,20 @@ def test_a_run_with_another_model_than_the_serving_one_is_refused(store, folder,
     other = LsaEmbedder(n_components=8).fit([p for _, t in load_docs_corpus() for p in t.split("\n\n") if p.strip()])
     with pytest.raises(ModelNotServingError, match="switch models with ModelSwitch"):
         ingest_folder(store, folder, other)
+
+
+def test_a_run_that_finds_another_run_published_meanwhile_writes_nothing(store, folder, embedder, monkeypatch) -> None:
+    ingest_folder(store, folder, embedder)
+    (folder / EDITED).unlink()
+    embed = embedder.embed_documents
+
+    def publish_meanwhile(texts):
+        store.bump_generation()  # another process's run lands while this one embeds
+        return embed(texts)
+
+    (folder / "new.md").write_text("# New\n\n## Section\n\nA new page.\n", encoding="utf-8")
+    monkeypatch.setattr(embedder, "embed_documents", publish_meanwhile)
+    chunks, files = store.chunk_ids(), store.ingested_files("docs")
+    with pytest.raises(ConcurrentSyncError, match="nothing was written"):
+        ingest_folder(store, folder, embedder)
+    assert (store.chunk_ids(), store.ingested_files("docs")) == (chunks, files)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from lab.course.lesson11 import FlakyEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (IndexStore, LsaEmbedder, ModelMismatchError, ModelNotServingError, ModelSwitch, NoSwitchError,
                         QueryVector, SwitchPendingError, ingest_folder, search_serving)
@@ -40,18 +41,15 @@ def store(folder, small) -> IndexStore:
     return store
 
 
-class FailingEmbedder:
-    """Delegates to ``inner`` and raises on call number ``fail_on`` (counting from 1)."""
+def fail_after(store: IndexStore, method: str, monkeypatch) -> None:
+    """Make ``store.<method>`` do its work and then raise, as a disk that fills up part way would."""
+    original = getattr(IndexStore, method)
 
-    def __init__(self, inner: LsaEmbedder, fail_on: int) -> None:
-        self.inner, self.fail_on, self.calls = inner, fail_on, 0
-        self.name, self.max_input_tokens = inner.name, None
+    def work_then_fail(*args):
+        original(store, *args)
+        raise OSError("disk full")
 
-    def embed_documents(self, texts):
-        self.calls += 1
-        if self.calls == self.fail_on:
-            raise ConnectionError("the embedding service went away")
-        return self.inner.embed_documents(texts)
+    monkeypatch.setattr(store, method, work_then_fail)
 
 
 def test_a_prepared_switch_fills_the_new_model_while_the_old_one_keeps_serving(store, small, large) -> None:
@@ -112,18 +110,13 @@ def test_an_embedder_failing_mid_switch_leaves_the_old_model_serving_and_nothing
                                                                                       fail_on) -> None:
     before = store.dump()
     with pytest.raises(ConnectionError):
-        ModelSwitch(store, batch_size=30).prepare(FailingEmbedder(large, fail_on))
+        ModelSwitch(store, batch_size=30).prepare(FlakyEmbedder(large, fail_on))
     assert store.dump() == before and store.serving_model() == small.name
 
 
 def test_a_write_failing_mid_switch_rolls_back_every_new_row(store, large, monkeypatch) -> None:
     before = store.dump()
-
-    def write_then_fail(chunks, vectors, model):
-        IndexStore.put_chunks(store, chunks, vectors, model)
-        raise OSError("disk full")
-
-    monkeypatch.setattr(store, "put_chunks", write_then_fail)
+    fail_after(store, "put_chunks", monkeypatch)
     with pytest.raises(OSError):
         ModelSwitch(store).prepare(large)
     assert store.dump() == before
@@ -133,12 +126,7 @@ def test_a_commit_failing_half_way_leaves_the_old_model_serving(store, small, la
     switch = ModelSwitch(store)
     switch.prepare(large)
     prepared = store.dump()
-
-    def drop_then_fail(chunks, vectors, model):
-        IndexStore.replace_model(store, chunks, vectors, model)
-        raise OSError("disk full")
-
-    monkeypatch.setattr(store, "replace_model", drop_then_fail)
+    fail_after(store, "replace_model", monkeypatch)
     with pytest.raises(OSError):
         switch.commit()
     assert store.dump() == prepared and store.serving_model() == small.name

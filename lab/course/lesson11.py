@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -96,7 +97,7 @@ class FlakyEmbedder:
         self.name = inner.name
         self.max_input_tokens = inner.max_input_tokens
 
-    def embed_documents(self, texts):
+    def embed_documents(self, texts: Sequence[str]) -> Any:
         self.calls += 1
         if self.calls == self.fail_on:
             raise ConnectionError(f"the embedding service dropped the connection on call {self.calls}")

@@ -11,7 +11,8 @@ cache keyed by the generation knows when to forget.
 
 A run that would delete more than ``max_delete_share`` of the source's chunks refuses and
 writes nothing (a partial checkout or a wrong path looks exactly like mass deletion); run it
-again with ``force=True`` if the files really went. A run with nothing to do writes nothing.
+again with ``force=True`` if the files really went. A run with nothing to do writes nothing, and
+a run that finds another run published while it read writes nothing either (run it again).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
 from lab.ingest.models import DenseEmbedder
 from lab.ingest.serving import ModelNotServingError, SwitchPendingError
 from lab.ingest.store import IngestedFile, IndexStore
-from lab.ingest.sync import GuardrailError
+from lab.ingest.sync import ConcurrentSyncError, GuardrailError
 
 __all__ = ["ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash", "stale_chunks"]
 
@@ -129,6 +130,8 @@ class IngestReport:
 
 @dataclass
 class _Plan:
+    generation: int = 0
+    total: int = 0  # the source's chunks before the run
     records: list[IngestedFile] = field(default_factory=list)
     ids_by_file: dict[str, list[str]] = field(default_factory=dict)
     embed: list[Chunk] = field(default_factory=list)
@@ -156,8 +159,8 @@ def _read_folder(root: Path, chunkers: FileChunkers) -> dict[str, bytes]:
 
 def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
           model: str | None) -> _Plan:
-    plan = _Plan()
     known, links = store.ingested_files(source), store.file_chunk_ids(source)
+    plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
     stored = store.chunk_ids()
     rows = {row["id"]: row for row in store.chunks(model)} if model in store.models() else {}
     kept: set[str] = set()
@@ -208,7 +211,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
     files = _read_folder(Path(root), chunkers)
     with store.read_transaction():
         plan = _plan(store, source, files, chunkers, model)
-    total = sum(len(ids) for ids in store.file_chunk_ids(source).values())
+    total = plan.total
     if total and len(plan.deleted) / total > max_delete_share and not force:
         raise GuardrailError(
             f"this run would delete {len(plan.deleted)} of the {total} chunks of {source!r} "
@@ -246,6 +249,9 @@ def _write(store: IndexStore, source: str, plan: _Plan, vectors: np.ndarray, mod
     if not (content_changed or plan.records or plan.removed_files):
         return store.generation()
     with store.transaction():
+        if store.generation() != plan.generation:
+            raise ConcurrentSyncError("another run published into the index while this one read the folder; "
+                                      "nothing was written: run again, it will plan from the index as it is now")
         if plan.embed:
             store.put_chunks([_row(c) for c in plan.embed], vectors, model)
         if plan.refresh:
