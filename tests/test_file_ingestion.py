@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lab.chunking import MarkdownHeaderChunker, ParagraphChunker
+from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker
+from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder, stale_chunks
 from lab.ingest.serving import ModelNotServingError
@@ -153,3 +154,13 @@ def test_a_run_that_finds_another_run_published_meanwhile_writes_nothing(store, 
     with pytest.raises(ConcurrentSyncError, match="nothing was written"):
         ingest_folder(store, folder, embedder)
     assert (store.chunk_ids(), store.ingested_files("docs")) == (chunks, files)
+
+
+def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_call_or_write(store, folder,
+                                                                                          embedder) -> None:
+    calls = []
+    short = ShortInputEmbedder(embedder, max_input_tokens=256)
+    short.embed_documents = lambda texts: calls.append(texts)
+    with pytest.raises(InputTooLongError, match="permission-matrix"):
+        ingest_folder(store, folder, short)
+    assert calls == [] and store.count_chunks() == 0 and store.generation() == 0

@@ -20,7 +20,7 @@ from lab.ingest import GuardrailError, IndexStore, IngestReport, LsaEmbedder, Qu
 from lab.ingest.models import DenseEmbedder
 
 __all__ = ["exercise", "key_figures", "docs_paragraphs", "offline_embedder", "edit_file", "report_frame",
-           "runs_table", "cache_table", "best_source", "FlakyEmbedder", "QUESTION", "EDITED", "BATCH_SIZE"]
+           "runs_table", "cache_table", "best_source", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED", "BATCH_SIZE"]
 
 #: The question the lesson asks before and after an edit.
 QUESTION = "How long does it take to get from an empty workspace to a published week?"
@@ -87,6 +87,16 @@ def best_source(store: IndexStore, embedder: DenseEmbedder, question: str) -> st
     text = next(row["text"] for row in store.chunks(store.serving_model()) if row["id"] == hit.id)
     sentence = next((s for s in text.replace("\n", " ").split(". ") if "minutes" in s), text.splitlines()[1])
     return f"{hit.id}: {sentence.strip()}"
+
+
+class ShortInputEmbedder:
+    """``inner`` as if its model read at most ``max_input_tokens`` per text (a 256-token model, say)."""
+
+    def __init__(self, inner: DenseEmbedder, max_input_tokens: int) -> None:
+        self.inner, self.name, self.max_input_tokens = inner, inner.name, max_input_tokens
+
+    def embed_documents(self, texts: Sequence[str]) -> Any:
+        return self.inner.embed_documents(texts)
 
 
 class FlakyEmbedder:
