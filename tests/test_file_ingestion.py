@@ -10,7 +10,8 @@ import pytest
 from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker
 from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.ingest import ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder, stale_chunks
+from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
+                        stale_chunks)
 from lab.ingest.serving import ModelNotServingError
 
 EDITED = "guides/quickstart.md"
@@ -73,7 +74,8 @@ def test_deleting_a_file_purges_its_orphan_chunks(store, folder, embedder) -> No
     assert report.texts_embedded == 0
 
 
-def test_a_run_that_would_delete_more_than_the_allowed_share_refuses_and_writes_nothing(store, folder, embedder) -> None:
+def test_a_run_that_would_delete_more_than_the_allowed_share_refuses_and_writes_nothing(store, folder,
+                                                                                       embedder) -> None:
     ingest_folder(store, folder, embedder)
     before = store.dump()
     for name in ("admin", "api", "integrations"):

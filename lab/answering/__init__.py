@@ -11,7 +11,8 @@
 The model call that sends a prompt is :func:`lab.services.call_model`.
 """
 
-from lab.answering import answer as _answer, answer_cache as _answer_cache, calibration as _calibration, extractive as _extractive
+from lab.answering import answer as _answer, answer_cache as _answer_cache, calibration as _calibration
+from lab.answering import extractive as _extractive
 from lab.answering import injection as _injection, prompt as _prompt, sources as _sources
 from lab.answering.answer import *  # noqa: F403  each module's __all__ is its public API
 from lab.answering.answer_cache import *  # noqa: F403

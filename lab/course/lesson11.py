@@ -20,7 +20,8 @@ from lab.ingest import GuardrailError, IndexStore, IngestReport, LsaEmbedder, Qu
 from lab.ingest.models import DenseEmbedder
 
 __all__ = ["exercise", "key_figures", "docs_paragraphs", "offline_embedder", "edit_file", "report_frame",
-           "runs_table", "cache_table", "best_source", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED", "BATCH_SIZE"]
+           "runs_table", "cache_table", "best_source", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
+           "BATCH_SIZE"]
 
 #: The question the lesson asks before and after an edit.
 QUESTION = "How long does it take to get from an empty workspace to a published week?"

@@ -60,7 +60,8 @@ class ChunkerRecipe:
     @classmethod
     def of(cls, chunker: Chunker) -> ChunkerRecipe:
         params = {name: getattr(chunker, name) for name in _init_params(chunker)}
-        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True), version=chunker.chunker_version)
+        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True),
+                   version=chunker.chunker_version)
 
     def made(self, record: IngestedFile) -> bool:
         """Whether this recipe is the one that cut ``record``'s chunks."""
