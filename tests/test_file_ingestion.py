@@ -5,7 +5,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker
 from lab.course.lesson11 import ShortInputEmbedder
@@ -62,6 +65,17 @@ def test_editing_a_file_changes_only_its_own_chunks(store, folder, embedder) -> 
     assert set(report.changed_ids) <= own
     assert report.texts_embedded == report.chunks_changed
     assert report.generation == 2
+
+
+def test_a_new_section_moves_the_later_chunks_order_without_embedding_them_again(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    path = folder / EDITED
+    path.write_text(path.read_text(encoding="utf-8").replace("\n## ", "\n## Before you start\n\nCoffee.\n\n## ", 1),
+                    encoding="utf-8")
+    report = ingest_folder(store, folder, embedder)
+    assert (report.chunks_new, report.chunks_changed, report.texts_embedded) == (1, 0, 1)
+    orders = {row["id"]: row["order"] for row in store.chunks(embedder.name) if row["page_id"] == "guides-quickstart"}
+    assert sorted(orders.values()) == list(range(len(orders)))
 
 
 def test_deleting_a_file_purges_its_orphan_chunks(store, folder, embedder) -> None:
@@ -166,3 +180,37 @@ def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_cal
     with pytest.raises(InputTooLongError, match="permission-matrix"):
         ingest_folder(store, folder, short)
     assert calls == [] and store.count_chunks() == 0 and store.generation() == 0
+
+
+_FILES = sorted(path for path, _ in load_docs_corpus())
+_change = st.tuples(st.sampled_from(_FILES), st.sampled_from(["append", "insert", "delete", "restore"]))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])
+@given(history=st.lists(st.lists(_change, min_size=1, max_size=3), min_size=1, max_size=3))
+def test_after_any_history_of_edits_and_deletions_the_index_equals_a_fresh_ingest_of_the_folder(
+        history, embedder, tmp_path_factory) -> None:
+    folder = Path(shutil.copytree(DOCS_DIR, tmp_path_factory.mktemp("history") / "docs"))
+    store = IndexStore(":memory:")
+    ingest_folder(store, folder, embedder)
+    for changes in history:
+        for path, change in changes:
+            text = (folder / path).read_text(encoding="utf-8") if (folder / path).exists() else None
+            if change == "append" and text is not None:
+                (folder / path).write_text(text + "\n\nA new closing note.\n", encoding="utf-8")
+            elif change == "insert" and text is not None:  # a new first section moves every later chunk's order
+                (folder / path).write_text(text.replace("\n## ", "\n## Added first\n\nNew words.\n\n## ", 1),
+                                           encoding="utf-8")
+            elif change == "delete":
+                (folder / path).unlink(missing_ok=True)
+            elif change == "restore":
+                shutil.copyfile(DOCS_DIR / path, folder / path)
+        ingest_folder(store, folder, embedder, force=True)
+    fresh = IndexStore(":memory:")
+    ingest_folder(fresh, folder, embedder)
+    assert store.chunks(embedder.name) == fresh.chunks(embedder.name)  # every column, not only the ids
+    ids, vectors = store.vectors(embedder.name)
+    fresh_ids, fresh_vectors = fresh.vectors(embedder.name)
+    assert ids == fresh_ids and np.allclose(vectors, fresh_vectors, atol=1e-6)
+    assert ingest_folder(store, folder, embedder).texts_embedded == 0
