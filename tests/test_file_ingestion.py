@@ -15,6 +15,7 @@ from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
                         stale_chunks)
+from lab.ingest.files import FolderNotFoundError
 from lab.ingest.serving import ModelNotServingError
 
 EDITED = "guides/quickstart.md"
@@ -180,6 +181,13 @@ def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_cal
     with pytest.raises(InputTooLongError, match="permission-matrix"):
         ingest_folder(store, folder, short)
     assert calls == [] and store.count_chunks() == 0 and store.generation() == 0
+
+
+def test_a_folder_that_does_not_exist_is_refused_before_anything_is_read(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    with pytest.raises(FolderNotFoundError, match="not a folder"):
+        ingest_folder(store, folder / "missing", embedder, force=True)
+    assert store.count_chunks() > 0
 
 
 _FILES = sorted(path for path, _ in load_docs_corpus())

@@ -28,16 +28,22 @@ from typing import Any
 import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker, check_input_limit
+from lab.errors import LabError
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
 from lab.ingest.models import DenseEmbedder
 from lab.ingest.serving import ModelNotServingError, SwitchPendingError
 from lab.ingest.store import IngestedFile, IndexStore
 from lab.ingest.sync import ConcurrentSyncError, GuardrailError
 
-__all__ = ["ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash", "stale_chunks"]
+__all__ = ["FolderNotFoundError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
+           "stale_chunks"]
 
 #: Fields of a chunk row other than its id whose change needs no new vector (the text is the same).
 _METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited")
+
+
+class FolderNotFoundError(LabError, FileNotFoundError):
+    """The folder to ingest does not exist (or is not a folder)."""
 
 
 def content_hash(data: bytes) -> str:
@@ -153,6 +159,8 @@ def _row(chunk: Chunk) -> dict[str, Any]:
 
 
 def _read_folder(root: Path, chunkers: FileChunkers) -> dict[str, bytes]:
+    if not root.is_dir():  # an empty listing would read as "every file was deleted"
+        raise FolderNotFoundError(f"{root} is not a folder: check the path (nothing was read or written)")
     files = sorted((p for p in root.rglob("*") if p.is_file() and chunkers.chunker(p.name)),
                    key=lambda p: p.relative_to(root).as_posix())
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in files}
@@ -178,22 +186,28 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
                                          chunker_params=recipe.params, chunker_version=recipe.version))
         plan.ids_by_file[path] = [c.id for c in chunks]
         kept.update(plan.ids_by_file[path])
-        for chunk in chunks:
-            if chunk.id not in stored:
-                plan.new.append(chunk.id)
-                plan.embed.append(chunk)
-            elif stored[chunk.id] != chunk.fingerprint:
-                plan.changed.append(chunk.id)
-                plan.embed.append(chunk)
-            else:
-                plan.unchanged += 1
-                old = rows.get(chunk.id, {})
-                if any(old.get(name) != _row(chunk)[name] for name in _METADATA):
-                    plan.refresh.append(_row(chunk))
+        _compare(plan, chunks, stored, rows)
     plan.removed_files = sorted(set(known) - set(files))
     gone = {cid for path in plan.removed_files + [r.path for r in plan.records] for cid in links.get(path, ())}
     plan.deleted = sorted(gone - kept)
     return plan
+
+
+def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dict[str, dict[str, Any]]) -> None:
+    """Sort a re-cut file's chunks into new, changed (both to embed) and unchanged (whose rows
+    are refreshed, vectors kept, if their order, title or date moved)."""
+    for chunk in chunks:
+        if chunk.id not in stored:
+            plan.new.append(chunk.id)
+            plan.embed.append(chunk)
+        elif stored[chunk.id] != chunk.fingerprint:
+            plan.changed.append(chunk.id)
+            plan.embed.append(chunk)
+        else:
+            plan.unchanged += 1
+            row, old = _row(chunk), rows.get(chunk.id, {})
+            if any(old.get(name) != row[name] for name in _METADATA):
+                plan.refresh.append(row)
 
 
 def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, *, source: str = "docs",
