@@ -28,6 +28,9 @@ class Chunker(ABC):
 
     #: Recorded in every chunk's ``chunker`` field.
     chunker_name: ClassVar[str]
+    #: Raised when the same parameters would now cut differently, so that an index knows its
+    #: chunks from the earlier code are stale (``lab.ingest.files`` records it per file).
+    chunker_version: ClassVar[str] = "1"
     #: Names of the parameters giving the chunk size and the overlap, checked before every split
     #: (as scikit-learn's ``_parameter_constraints``): size >= 1 and 0 <= overlap < size.
     window_params: ClassVar[tuple[str, str]]

@@ -59,7 +59,7 @@ class LessonResult:
 
 
 def lesson_paths(notebooks_dir: Path = NOTEBOOKS_DIR) -> list[Path]:
-    """The lessons in the order a learner follows them (``01_...`` to ``10_...``)."""
+    """The lessons in the order a learner follows them (``01_...`` to ``11_...``)."""
     return sorted(notebooks_dir.glob("[0-9][0-9]_*.ipynb"))
 
 

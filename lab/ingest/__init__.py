@@ -1,12 +1,18 @@
 """The indexer: read the knowledge base through the client, store chunks and vectors in SQLite,
-fit the models over them, and keep the index in sync, transactionally.
+fit the models over them, and keep the index in sync, transactionally; ingest a folder of files
+the same way, and switch the model that serves searches without a gap.
 
 >>> from lab.ingest import IndexStore, full_index, incremental_sync
 """
 
+from lab.ingest.embedding_batches import EmbeddedTexts, embed_in_batches
+from lab.ingest.files import ChunkerRecipe, FileChunkers, FolderNotFoundError, IngestReport, ingest_folder, stale_chunks
 from lab.ingest.indexing import OfflineIndex, ask_index
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseVectors, lsa_model_name, stored_tfidf
+from lab.ingest.offline_embedder import LsaEmbedder
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
+from lab.ingest.serving import (ModelNotServingError, ModelSwitch, NoSwitchError, QueryVector, SwitchPendingError,
+                                SwitchReport, search_serving)
 from lab.ingest.store import IndexStore, ModelMismatchError, SchemaVersionError, StoreError
 from lab.ingest.sync import (ConcurrentSyncError, GuardrailError, SyncConfig, SyncReport, cost_table, full_index,
                              incremental_sync)
@@ -14,4 +20,7 @@ from lab.ingest.sync import (ConcurrentSyncError, GuardrailError, SyncConfig, Sy
 __all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "stored_tfidf", "OfflineIndex",
            "ask_index", "find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "IndexStore",
            "ModelMismatchError", "SchemaVersionError", "StoreError", "ConcurrentSyncError", "GuardrailError",
-           "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync"]
+           "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
+           "EmbeddedTexts", "embed_in_batches", "ChunkerRecipe", "FileChunkers", "FolderNotFoundError", "IngestReport",
+           "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelNotServingError", "ModelSwitch", "NoSwitchError",
+           "QueryVector", "SwitchPendingError", "SwitchReport", "search_serving"]

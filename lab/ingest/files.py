@@ -1,0 +1,296 @@
+"""An ingestion run over a folder of files: chunk, embed in batches, upsert, purge what is gone.
+
+:func:`ingest_folder` makes the index mirror a folder (``.md`` files by default). For each file
+it compares the content hash and the chunker that cut it last time (name, parameters, version:
+a :class:`ChunkerRecipe`) with what it has now; only a new, edited or stale file is cut again.
+Its chunks are then compared with the index by id and fingerprint: new and changed ones are
+embedded (in batches, before any write), unchanged ones keep their vectors, and ids the file no
+longer gives are deleted, as are the chunks of a file that disappeared. Every write lands in one
+transaction, and an index whose searchable content changed counts one more generation, so a
+cache keyed by the generation knows when to forget.
+
+A run that would delete more than ``max_delete_share`` of the source's chunks refuses and
+writes nothing (a partial checkout or a wrong path looks exactly like mass deletion); run it
+again with ``force=True`` if the files really went. A run with nothing to do writes nothing, and
+a run that finds another run published while it read writes nothing either (run it again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import numpy as np
+
+from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker, check_input_limit
+from lab.errors import LabError
+from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
+from lab.ingest.models import DenseEmbedder
+from lab.ingest.serving import ModelNotServingError, SwitchPendingError
+from lab.ingest.store import IngestedFile, IndexStore
+from lab.ingest.sync import ConcurrentSyncError, GuardrailError
+
+__all__ = ["FolderNotFoundError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
+           "stale_chunks"]
+
+#: Fields of a chunk row other than its id whose change needs no new vector (the text is the same).
+_METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited")
+
+
+class FolderNotFoundError(LabError, FileNotFoundError):
+    """The folder to ingest does not exist (or is not a folder)."""
+
+
+def content_hash(data: bytes) -> str:
+    """First 16 hex digits of the SHA-256 of a file's bytes."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class ChunkerRecipe:
+    """What made a file's chunks: the chunker's name, its parameters (sorted JSON) and its version.
+
+    Two recipes that differ in anything may cut the same file differently, so chunks made by the
+    old one are stale.
+    """
+
+    name: str
+    params: str
+    version: str
+
+    @classmethod
+    def of(cls, chunker: Chunker) -> ChunkerRecipe:
+        params = {name: getattr(chunker, name) for name in _init_params(chunker)}
+        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True),
+                   version=chunker.chunker_version)
+
+    def made(self, record: IngestedFile) -> bool:
+        """Whether this recipe is the one that cut ``record``'s chunks."""
+        return (record.chunker, record.chunker_params, record.chunker_version) == (self.name, self.params, self.version)
+
+
+def _init_params(chunker: Chunker) -> list[str]:
+    return [p for p in inspect.signature(type(chunker).__init__).parameters if p != "self"]
+
+
+@dataclass(frozen=True)
+class FileChunkers:
+    """Which chunker cuts which file, by suffix (``{".md": MarkdownHeaderChunker()}`` by default).
+
+    A source may mix file types; each type's chunker is recorded with the chunks it made.
+    """
+
+    by_suffix: Mapping[str, Chunker] = field(default_factory=lambda: {".md": MarkdownHeaderChunker()})
+
+    def chunker(self, path: str) -> Chunker | None:
+        return self.by_suffix.get(PurePosixPath(path).suffix)
+
+    def split(self, path: str, text: str) -> list[Chunk]:
+        """The chunks of one file, read as markdown if it is ``.md``, as plain text otherwise."""
+        chunker = self.chunker(path)
+        if chunker is None:
+            raise ValueError(f"no chunker for {path!r}; these suffixes have one: {sorted(self.by_suffix)}")
+        if PurePosixPath(path).suffix == ".md":
+            return chunker.split(Document.from_markdown(text, path))
+        return chunker.split(Document.from_text(text, path, title=PurePosixPath(path).stem))
+
+
+@dataclass(frozen=True, kw_only=True)
+class IngestReport:
+    """What one run found and did. Chunk counts are distinct chunk ids of the source.
+
+    ``chunks_stale``: chunks whose chunker changed since they were cut (their files were cut
+    again); ``texts_embedded``: texts sent to the embedder, in ``batches`` calls.
+    """
+
+    model: str
+    files_read: int
+    files_cut: int
+    files_removed: int
+    chunks_new: int
+    chunks_changed: int
+    chunks_unchanged: int
+    chunks_deleted: int
+    chunks_stale: int
+    chunks_total: int
+    texts_embedded: int
+    batches: int
+    tokens_embedded: int
+    generation: int
+    changed_ids: tuple[str, ...] = ()
+    deleted_ids: tuple[str, ...] = ()
+
+    @property
+    def wrote(self) -> bool:
+        """Whether the run changed what the index holds."""
+        return bool(self.chunks_new or self.chunks_changed or self.chunks_deleted or self.files_cut)
+
+    def as_row(self) -> dict[str, Any]:
+        """The counts as one table row (the id lists left out)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("changed_ids", "deleted_ids")}
+
+
+@dataclass
+class _Plan:
+    generation: int = 0
+    total: int = 0  # the source's chunks before the run
+    records: list[IngestedFile] = field(default_factory=list)
+    ids_by_file: dict[str, list[str]] = field(default_factory=dict)
+    embed: list[Chunk] = field(default_factory=list)
+    refresh: list[dict[str, Any]] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    stale: int = 0
+    removed_files: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+
+def _row(chunk: Chunk) -> dict[str, Any]:
+    """A chunk as the store's row: a markdown file with no date or folder reads ``""``."""
+    return {"id": chunk.id, "page_id": chunk.page_id, "title": chunk.title, "type": chunk.type or "",
+            "section": chunk.section, "order": chunk.order, "text": chunk.text, "tokens": chunk.tokens,
+            "fingerprint": chunk.fingerprint, "edited": chunk.edited or ""}
+
+
+def _read_folder(root: Path, chunkers: FileChunkers) -> dict[str, bytes]:
+    if not root.is_dir():  # an empty listing would read as "every file was deleted"
+        raise FolderNotFoundError(f"{root} is not a folder: check the path (nothing was read or written)")
+    files = sorted((p for p in root.rglob("*") if p.is_file() and chunkers.chunker(p.name)),
+                   key=lambda p: p.relative_to(root).as_posix())
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in files}
+
+
+def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
+          model: str | None) -> _Plan:
+    known, links = store.ingested_files(source), store.file_chunk_ids(source)
+    plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
+    stored = store.chunk_ids()
+    rows = {row["id"]: row for row in store.chunks(model)} if model in store.models() else {}
+    kept: set[str] = set()
+    for path, data in files.items():
+        recipe, digest, record = ChunkerRecipe.of(chunkers.chunker(path)), content_hash(data), known.get(path)
+        if record and record.content_hash == digest and recipe.made(record):
+            plan.unchanged += len(links.get(path, ()))
+            kept.update(links.get(path, ()))
+            continue
+        if record and not recipe.made(record):
+            plan.stale += len(links.get(path, ()))
+        chunks = chunkers.split(path, data.decode("utf-8"))
+        plan.records.append(IngestedFile(path=path, content_hash=digest, chunker=recipe.name,
+                                         chunker_params=recipe.params, chunker_version=recipe.version))
+        plan.ids_by_file[path] = [c.id for c in chunks]
+        kept.update(plan.ids_by_file[path])
+        _compare(plan, chunks, stored, rows)
+    plan.removed_files = sorted(set(known) - set(files))
+    gone = {cid for path in plan.removed_files + [r.path for r in plan.records] for cid in links.get(path, ())}
+    plan.deleted = sorted(gone - kept)
+    return plan
+
+
+def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dict[str, dict[str, Any]]) -> None:
+    """Sort a re-cut file's chunks into new, changed (both to embed) and unchanged (whose rows
+    are refreshed, vectors kept, if their order, title or date moved)."""
+    for chunk in chunks:
+        if chunk.id not in stored:
+            plan.new.append(chunk.id)
+            plan.embed.append(chunk)
+        elif stored[chunk.id] != chunk.fingerprint:
+            plan.changed.append(chunk.id)
+            plan.embed.append(chunk)
+        else:
+            plan.unchanged += 1
+            row, old = _row(chunk), rows.get(chunk.id, {})
+            if any(old.get(name) != row[name] for name in _METADATA):
+                plan.refresh.append(row)
+
+
+def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, *, source: str = "docs",
+                  chunkers: FileChunkers | None = None, batch_size: int = DEFAULT_BATCH_SIZE,
+                  max_delete_share: float = 0.5, force: bool = False) -> IngestReport:
+    """Make ``store``'s chunks of ``source`` mirror the files under ``root``; what the run did.
+
+    Raises :class:`~lab.ingest.sync.GuardrailError` (nothing written) when the run would delete
+    more than ``max_delete_share`` of the source's chunks and ``force`` is not set;
+    :class:`~lab.ingest.serving.ModelNotServingError` when ``embedder`` is not the model the
+    index serves; :class:`~lab.ingest.serving.SwitchPendingError` while a model switch is prepared.
+    """
+    chunkers = chunkers or FileChunkers()
+    model = embedder.name
+    _check_model(store, model)
+    files = _read_folder(Path(root), chunkers)
+    with store.read_transaction():
+        plan = _plan(store, source, files, chunkers, model)
+    total = plan.total
+    if total and len(plan.deleted) / total > max_delete_share and not force:
+        raise GuardrailError(
+            f"this run would delete {len(plan.deleted)} of the {total} chunks of {source!r} "
+            f"({100 * len(plan.deleted) / total:.0f} %, more than the {100 * max_delete_share:.0f} % allowed) and "
+            f"{len(plan.removed_files)} of its files are missing: nothing was written. Check the folder (a partial "
+            "checkout? a wrong path?), then run again with force=True if the files really went.")
+    limit = getattr(embedder, "max_input_tokens", None)
+    if limit is not None:
+        check_input_limit(plan.embed, limit).raise_if_over()
+    embedded = embed_in_batches(embedder, [c.text for c in plan.embed], batch_size)  # every call before a write
+    generation = _write(store, source, plan, embedded.vectors, model)
+    return IngestReport(
+        model=model, files_read=len(files), files_cut=len(plan.records), files_removed=len(plan.removed_files),
+        chunks_new=len(plan.new), chunks_changed=len(plan.changed), chunks_unchanged=plan.unchanged,
+        chunks_deleted=len(plan.deleted), chunks_stale=plan.stale,
+        chunks_total=sum(len(ids) for ids in store.file_chunk_ids(source).values()),
+        texts_embedded=embedded.texts, batches=embedded.batches, tokens_embedded=embedded.tokens,
+        generation=generation, changed_ids=tuple(sorted(plan.changed)), deleted_ids=tuple(plan.deleted))
+
+
+def _check_model(store: IndexStore, model: str) -> None:
+    pending = store.pending_switch()
+    if pending:
+        raise SwitchPendingError(f"a switch from {pending[1]!r} to {pending[0]!r} is prepared: commit or abort it "
+                                 "(ModelSwitch) before ingesting, so that both models hold the same chunks")
+    serving = store.serving_model()
+    if serving is not None and serving != model:
+        raise ModelNotServingError(f"the index serves model {serving!r}; this run embeds with {model!r}. Ingest "
+                                   f"with {serving!r}, or switch models with ModelSwitch first")
+
+
+def _write(store: IndexStore, source: str, plan: _Plan, vectors: np.ndarray, model: str) -> int:
+    """Apply the plan in one transaction; the index's generation after it."""
+    content_changed = bool(plan.embed or plan.deleted or plan.refresh)
+    if not (content_changed or plan.records or plan.removed_files):
+        return store.generation()
+    with store.transaction():
+        if store.generation() != plan.generation:
+            raise ConcurrentSyncError("another run published into the index while this one read the folder; "
+                                      "nothing was written: run again, it will plan from the index as it is now")
+        if plan.embed:
+            store.put_chunks([_row(c) for c in plan.embed], vectors, model)
+        if plan.refresh:
+            store.update_chunks(plan.refresh)
+        if plan.deleted:
+            store.delete_chunks(plan.deleted)
+        store.forget_files(source, plan.removed_files)
+        store.record_files(source, plan.records, plan.ids_by_file)
+        if store.serving_model() is None and model in store.models():
+            store.set_serving_model(model)
+        if content_changed:
+            store.bump_generation()
+        return store.generation()
+
+
+def stale_chunks(store: IndexStore, source: str, chunkers: FileChunkers | None = None) -> dict[str, int]:
+    """Chunker name -> how many of ``source``'s chunks it cut with other parameters or another version.
+
+    A file no chunker now claims counts under its old chunker's name.
+    """
+    chunkers = chunkers or FileChunkers()
+    links, counts = store.file_chunk_ids(source), {}
+    for path, record in store.ingested_files(source).items():
+        chunker = chunkers.chunker(path)
+        if chunker is None or not ChunkerRecipe.of(chunker).made(record):
+            counts[record.chunker] = counts.get(record.chunker, 0) + len(links.get(path, ()))
+    return dict(sorted(counts.items()))

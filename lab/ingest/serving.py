@@ -1,0 +1,137 @@
+"""Which model answers searches, and switching to another one without a gap or a mix.
+
+An index serves one dense model at a time (``IndexStore.serving_model``). Switching models means
+re-embedding every chunk, which takes a while and may fail half way, so it happens in two
+steps, as a blue-green deployment does:
+
+- :meth:`ModelSwitch.prepare` embeds every chunk with the new model (all calls before any
+  write), then writes the new model's rows in one transaction, beside the old ones. The old
+  model keeps serving; searching the new one is refused, and so is an ingestion run.
+- :meth:`ModelSwitch.commit` makes the new model serve and drops the old model's rows, in one
+  transaction. :meth:`ModelSwitch.abort` drops the new rows instead.
+
+A failure anywhere leaves the index exactly as it was before the step. A query carries the name
+of the model that made it (:class:`QueryVector`): a vector of one model is never scored against
+another model's rows, even when their dimensions happen to agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
+from lab.ingest.models import DenseEmbedder
+from lab.ingest.store import IndexStore, ModelMismatchError, StoreError
+from lab.vectors.search import Hit
+
+__all__ = ["QueryVector", "ModelNotServingError", "SwitchPendingError", "NoSwitchError", "SwitchReport",
+           "ModelSwitch", "search_serving", "require_serving"]
+
+
+class ModelNotServingError(ModelMismatchError):
+    """A search or a run named a model other than the one the index serves."""
+
+
+class SwitchPendingError(StoreError):
+    """A model switch is prepared but not committed: finish it (or abort it) first."""
+
+
+class NoSwitchError(StoreError):
+    """Commit or abort was called with no switch prepared, or prepare with nothing to switch from."""
+
+
+@dataclass(frozen=True)
+class QueryVector:
+    """A question embedded by one model: the vector and the name of the model that made it."""
+
+    model: str
+    vector: np.ndarray
+
+    @classmethod
+    def embed(cls, embedder: DenseEmbedder, question: str) -> QueryVector:
+        """``question`` embedded as a query by ``embedder`` (its ``embed_query``)."""
+        return cls(model=embedder.name, vector=np.asarray(embedder.embed_query(question), dtype=np.float32))
+
+
+def require_serving(store: IndexStore, model: str) -> None:
+    """Refuse, naming the fix, unless ``model`` is the one ``store`` serves."""
+    serving = store.serving_model()
+    if model == serving:
+        return
+    pending = store.pending_switch()
+    if pending and pending[0] == model:
+        raise ModelNotServingError(f"model {model!r} is being switched in but does not serve yet; {serving!r} "
+                                   "serves until ModelSwitch.commit()")
+    raise ModelNotServingError(f"the index serves model {serving!r}, not {model!r}: embed the question with "
+                               f"{serving!r}, or switch models with ModelSwitch first")
+
+
+def search_serving(store: IndexStore, query: QueryVector, k: int = 3) -> list[Hit]:
+    """Cosine top-k among the serving model's vectors; refused if ``query`` was made by another model."""
+    require_serving(store, query.model)
+    return store.search(query.vector, query.model, k=k)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SwitchReport:
+    """A prepared switch: from which model to which, how many chunks, what embedding them took."""
+
+    old: str
+    new: str
+    chunks: int
+    texts_embedded: int
+    batches: int
+    tokens_embedded: int
+
+
+class ModelSwitch:
+    """Re-embed an index into another model, then switch to it at once (see the module docstring)."""
+
+    def __init__(self, store: IndexStore, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
+        self.store = store
+        self.batch_size = batch_size
+
+    def prepare(self, embedder: DenseEmbedder) -> SwitchReport:
+        """Write ``embedder``'s rows for every chunk of the serving model, which keeps serving."""
+        store, new = self.store, embedder.name
+        old = store.serving_model()
+        if old is None:
+            raise NoSwitchError("the index serves no model yet: ingest with the new model instead of switching")
+        if store.pending_switch():
+            raise SwitchPendingError(f"a switch to {store.pending_switch()[0]!r} is already prepared: commit or "
+                                     "abort it before preparing another")
+        if new == old or new in store.models():
+            raise ModelMismatchError(f"the index already holds vectors of {new!r}: a switch fills a model the "
+                                     "index does not have yet")
+        rows = store.chunks(old)
+        embedded = embed_in_batches(embedder, [row["text"] for row in rows], self.batch_size)  # before any write
+        with store.transaction():
+            store.begin_switch(new, old)
+            store.put_chunks(rows, embedded.vectors, new)
+        return SwitchReport(old=old, new=new, chunks=len(rows), texts_embedded=embedded.texts,
+                            batches=embedded.batches, tokens_embedded=embedded.tokens)
+
+    def commit(self) -> str:
+        """Make the prepared model serve and drop the old model's rows; the model now serving."""
+        new, old = self._pending()
+        with self.store.transaction():
+            self.store.set_serving_model(new)
+            self.store.replace_model([], np.zeros((0, 0), dtype=np.float32), old)
+            self.store.end_switch()
+        return new
+
+    def abort(self) -> str:
+        """Drop the prepared model's rows; the old model, which never stopped serving, stays."""
+        new, old = self._pending()
+        with self.store.transaction():
+            self.store.replace_model([], np.zeros((0, 0), dtype=np.float32), new)
+            self.store.end_switch()
+        return old
+
+    def _pending(self) -> tuple[str, str]:
+        pending = self.store.pending_switch()
+        if pending is None:
+            raise NoSwitchError("no model switch is prepared: call ModelSwitch.prepare(embedder) first")
+        return pending

@@ -1,0 +1,224 @@
+"""An ingestion run over a folder of files: idempotent, exact about what changed, careful about deleting."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker
+from lab.course.lesson11 import ShortInputEmbedder
+from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
+from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
+                        stale_chunks)
+from lab.ingest.files import FolderNotFoundError
+from lab.ingest.serving import ModelNotServingError
+
+EDITED = "guides/quickstart.md"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> LsaEmbedder:
+    paragraphs = [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
+    return LsaEmbedder(n_components=16).fit(paragraphs)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(DOCS_DIR, tmp_path / "docs"))
+
+
+@pytest.fixture
+def store() -> IndexStore:
+    return IndexStore(":memory:")
+
+
+def test_a_first_run_embeds_every_chunk_in_batches_and_stores_them(store, folder, embedder) -> None:
+    report = ingest_folder(store, folder, embedder, batch_size=10)
+    assert report.files_read == report.files_cut == 11
+    assert report.chunks_new == report.texts_embedded == report.chunks_total == store.count_chunks(embedder.name) > 0
+    assert report.batches == -(-report.chunks_new // 10)
+    assert report.generation == store.generation() == 1
+    assert store.serving_model() == embedder.name
+
+
+def test_a_second_run_with_no_change_writes_nothing_and_embeds_nothing(store, folder, embedder) -> None:
+    first = ingest_folder(store, folder, embedder)
+    before = store.dump()
+    again = ingest_folder(store, folder, embedder)
+    assert (again.texts_embedded, again.files_cut, again.chunks_new, again.chunks_deleted) == (0, 0, 0, 0)
+    assert again.chunks_unchanged == first.chunks_new
+    assert again.generation == first.generation and not again.wrote
+    assert store.dump() == before
+
+
+def test_editing_a_file_changes_only_its_own_chunks(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    path = folder / EDITED
+    path.write_text(path.read_text(encoding="utf-8").replace("fifteen minutes", "ten minutes"), encoding="utf-8")
+    own = set(store.file_chunk_ids("docs")[EDITED])
+    report = ingest_folder(store, folder, embedder)
+    assert report.files_cut == 1 and report.chunks_changed >= 1 and report.chunks_new == report.chunks_deleted == 0
+    assert set(report.changed_ids) <= own
+    assert report.texts_embedded == report.chunks_changed
+    assert report.generation == 2
+
+
+def test_a_new_section_moves_the_later_chunks_order_without_embedding_them_again(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    path = folder / EDITED
+    path.write_text(path.read_text(encoding="utf-8").replace("\n## ", "\n## Before you start\n\nCoffee.\n\n## ", 1),
+                    encoding="utf-8")
+    report = ingest_folder(store, folder, embedder)
+    assert (report.chunks_new, report.chunks_changed, report.texts_embedded) == (1, 0, 1)
+    orders = {row["id"]: row["order"] for row in store.chunks(embedder.name) if row["page_id"] == "guides-quickstart"}
+    assert sorted(orders.values()) == list(range(len(orders)))
+
+
+def test_deleting_a_file_purges_its_orphan_chunks(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    own = set(store.file_chunk_ids("docs")[EDITED])
+    (folder / EDITED).unlink()
+    report = ingest_folder(store, folder, embedder)
+    assert report.files_removed == 1 and set(report.deleted_ids) == own
+    assert not own & set(store.chunk_ids()) and EDITED not in store.ingested_files("docs")
+    assert report.texts_embedded == 0
+
+
+def test_a_run_that_would_delete_more_than_the_allowed_share_refuses_and_writes_nothing(store, folder,
+                                                                                       embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    for name in ("admin", "api", "integrations"):
+        shutil.rmtree(folder / name)
+    with pytest.raises(GuardrailError, match="nothing was written.*force=True"):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+    forced = ingest_folder(store, folder, embedder, force=True)
+    assert forced.chunks_deleted > forced.chunks_total and forced.files_removed == 8
+
+
+def test_a_failure_during_the_purge_leaves_the_index_as_it_was(store, folder, embedder, monkeypatch) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / EDITED).unlink()
+
+    def fail_after_deleting(ids):
+        IndexStore.delete_chunks(store, ids)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "delete_chunks", fail_after_deleting)
+    with pytest.raises(OSError):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+
+
+def test_changing_the_chunker_marks_its_chunks_stale_and_the_next_run_cuts_exactly_those(store, folder,
+                                                                                        embedder) -> None:
+    first = ingest_folder(store, folder, embedder)
+    finer = FileChunkers({".md": MarkdownHeaderChunker(max_chars=600, overlap_chars=100)})
+    assert stale_chunks(store, "docs", finer) == {"markdown_header": first.chunks_total}
+    report = ingest_folder(store, folder, embedder, chunkers=finer)
+    assert report.chunks_stale == first.chunks_total and report.files_cut == 11
+    assert report.chunks_total > first.chunks_total
+    assert stale_chunks(store, "docs", finer) == {}
+    assert ingest_folder(store, folder, embedder, chunkers=finer).files_cut == 0
+
+
+def test_a_new_chunker_version_with_the_same_parameters_is_stale_too(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+
+    class Revised(MarkdownHeaderChunker):
+        chunker_version = "2"
+
+    assert stale_chunks(store, "docs", FileChunkers({".md": Revised()})) == {"markdown_header": store.count_chunks()}
+
+
+def test_each_file_type_keeps_its_own_chunker_and_only_the_changed_one_goes_stale(store, folder, embedder) -> None:
+    (folder / "notes.txt").write_text("Shifts are planned weekly.\n\nManagers publish on Friday.\n", encoding="utf-8")
+    mixed = FileChunkers({".md": MarkdownHeaderChunker(), ".txt": ParagraphChunker(max_chars=900)})
+    ingest_folder(store, folder, embedder, chunkers=mixed)
+    assert {r.chunker for r in store.ingested_files("docs").values()} == {"markdown_header", "paragraphs"}
+    changed = FileChunkers({".md": MarkdownHeaderChunker(), ".txt": ParagraphChunker(max_chars=400)})
+    assert set(stale_chunks(store, "docs", changed)) == {"paragraphs"}
+    report = ingest_folder(store, folder, embedder, chunkers=changed)
+    assert report.files_cut == 1 and report.chunks_stale == len(store.file_chunk_ids("docs")["notes.txt"])
+
+
+def test_a_run_with_another_model_than_the_serving_one_is_refused(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    other = LsaEmbedder(n_components=8).fit([p for _, t in load_docs_corpus() for p in t.split("\n\n") if p.strip()])
+    with pytest.raises(ModelNotServingError, match="switch models with ModelSwitch"):
+        ingest_folder(store, folder, other)
+
+
+def test_a_run_that_finds_another_run_published_meanwhile_writes_nothing(store, folder, embedder, monkeypatch) -> None:
+    ingest_folder(store, folder, embedder)
+    (folder / EDITED).unlink()
+    embed = embedder.embed_documents
+
+    def publish_meanwhile(texts):
+        store.bump_generation()  # another process's run lands while this one embeds
+        return embed(texts)
+
+    (folder / "new.md").write_text("# New\n\n## Section\n\nA new page.\n", encoding="utf-8")
+    monkeypatch.setattr(embedder, "embed_documents", publish_meanwhile)
+    chunks, files = store.chunk_ids(), store.ingested_files("docs")
+    with pytest.raises(ConcurrentSyncError, match="nothing was written"):
+        ingest_folder(store, folder, embedder)
+    assert (store.chunk_ids(), store.ingested_files("docs")) == (chunks, files)
+
+
+def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_call_or_write(store, folder,
+                                                                                          embedder) -> None:
+    calls = []
+    short = ShortInputEmbedder(embedder, max_input_tokens=256)
+    short.embed_documents = lambda texts: calls.append(texts)
+    with pytest.raises(InputTooLongError, match="permission-matrix"):
+        ingest_folder(store, folder, short)
+    assert calls == [] and store.count_chunks() == 0 and store.generation() == 0
+
+
+def test_a_folder_that_does_not_exist_is_refused_before_anything_is_read(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    with pytest.raises(FolderNotFoundError, match="not a folder"):
+        ingest_folder(store, folder / "missing", embedder, force=True)
+    assert store.count_chunks() > 0
+
+
+_FILES = sorted(path for path, _ in load_docs_corpus())
+_change = st.tuples(st.sampled_from(_FILES), st.sampled_from(["append", "insert", "delete", "restore"]))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])
+@given(history=st.lists(st.lists(_change, min_size=1, max_size=3), min_size=1, max_size=3))
+def test_after_any_history_of_edits_and_deletions_the_index_equals_a_fresh_ingest_of_the_folder(
+        history, embedder, tmp_path_factory) -> None:
+    folder = Path(shutil.copytree(DOCS_DIR, tmp_path_factory.mktemp("history") / "docs"))
+    store = IndexStore(":memory:")
+    ingest_folder(store, folder, embedder)
+    for changes in history:
+        for path, change in changes:
+            text = (folder / path).read_text(encoding="utf-8") if (folder / path).exists() else None
+            if change == "append" and text is not None:
+                (folder / path).write_text(text + "\n\nA new closing note.\n", encoding="utf-8")
+            elif change == "insert" and text is not None:  # a new first section moves every later chunk's order
+                (folder / path).write_text(text.replace("\n## ", "\n## Added first\n\nNew words.\n\n## ", 1),
+                                           encoding="utf-8")
+            elif change == "delete":
+                (folder / path).unlink(missing_ok=True)
+            elif change == "restore":
+                shutil.copyfile(DOCS_DIR / path, folder / path)
+        ingest_folder(store, folder, embedder, force=True)
+    fresh = IndexStore(":memory:")
+    ingest_folder(fresh, folder, embedder)
+    assert store.chunks(embedder.name) == fresh.chunks(embedder.name)  # every column, not only the ids
+    ids, vectors = store.vectors(embedder.name)
+    fresh_ids, fresh_vectors = fresh.vectors(embedder.name)
+    assert ids == fresh_ids and np.allclose(vectors, fresh_vectors, atol=1e-6)
+    assert ingest_folder(store, folder, embedder).texts_embedded == 0
