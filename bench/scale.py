@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -84,14 +83,16 @@ def _edit_one_block(sim: Any) -> None:
     sim.clock.advance(60)
 
 
-def _rss_mb(field: str) -> float:
-    """A memory figure of this process from /proc (VmRSS now, VmHWM its peak), in MB."""
-    text = Path("/proc/self/status").read_text()
-    return int(re.search(rf"^{field}:\s+(\d+)", text, re.M).group(1)) / 1024
+def _status_mb(field: str, pid: int | str = "self") -> float:
+    """A memory figure of a process from /proc (``VmRSS`` now, ``VmHWM`` its peak), in MB; 0 once it has ended."""
+    try:
+        found = re.search(rf"^{field}:\s+(\d+)", Path(f"/proc/{pid}/status").read_text(), re.M)
+    except FileNotFoundError:
+        return 0.0
+    return int(found.group(1)) / 1024 if found else 0.0
 
 
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# Imports are made inside the measurements so that a process measuring the lab never loads LangChain.
 
 
 def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | None = None) -> dict[str, Any]:
@@ -100,7 +101,7 @@ def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | N
     from lab.ingest.sync import full_index, incremental_sync
 
     sim, client = _scaled_workspace(n_pages, distinct_words)
-    workspace_mb = _rss_mb("VmRSS")
+    workspace_mb = _status_mb("VmRSS")
     runs = []
     with tempfile.TemporaryDirectory(dir=directory) as scratch:
         path = Path(scratch) / "index.sqlite"
@@ -109,14 +110,14 @@ def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | N
                 if name == "one-edit sync":
                     _edit_one_block(sim)
                 run = full_index if name == "full index" else incremental_sync
-                before, began = len(client.log), time.perf_counter()
+                before, began, cpu = len(client.log), time.perf_counter(), time.process_time()
                 report = run(client, store, sim.clock)
-                runs.append({"run": name, "seconds": time.perf_counter() - began,
+                runs.append({"run": name, "seconds": time.perf_counter() - began, "CPU s": time.process_time() - cpu,
                              "requests": len(client.log) - before, "chunks": store.count_chunks(),
                              "embedded": report.chunks_new + report.chunks_updated})
         index_bytes = path.stat().st_size
     return {"approach": "lab", "pages": n_pages, "distinct_words": distinct_words, "runs": runs,
-            "workspace_mb": workspace_mb, "peak_rss_mb": _peak_rss_mb(), "index_bytes": index_bytes}
+            "workspace_mb": workspace_mb, "peak_rss_mb": _status_mb("VmHWM"), "index_bytes": index_bytes}
 
 
 def _documents(client: Any) -> list[Any]:
@@ -140,7 +141,7 @@ def measure_langchain(n_pages: int, distinct_words: int = 0, key_encoder: str = 
     from langchain_core.vectorstores import InMemoryVectorStore
 
     sim, client = _scaled_workspace(n_pages, distinct_words)
-    workspace_mb = _rss_mb("VmRSS")
+    workspace_mb = _status_mb("VmRSS")
     record_manager = InMemoryRecordManager(namespace="notion/knowledge-base")
     record_manager.create_schema()
     vector_store = InMemoryVectorStore(DeterministicFakeEmbedding(size=EMBEDDING_SIZE))
@@ -148,19 +149,19 @@ def measure_langchain(n_pages: int, distinct_words: int = 0, key_encoder: str = 
     for name in LANGCHAIN_RUNS:
         if name == "one-edit re-run":
             _edit_one_block(sim)
-        before, began = len(client.log), time.perf_counter()
+        before, began, cpu = len(client.log), time.perf_counter(), time.process_time()
         documents = _documents(client)
         loaded = time.perf_counter()
         result = index(documents, record_manager, vector_store, cleanup="incremental", source_id_key="page_id",
                        batch_size=max(len(documents), 1), key_encoder=key_encoder)
         done = time.perf_counter()
-        runs.append({"run": name, "seconds": done - began, "load s": loaded - began,
+        runs.append({"run": name, "seconds": done - began, "CPU s": time.process_time() - cpu, "load s": loaded - began,
                      "index() s": done - loaded, "requests": len(client.log) - before,
                      "documents": len(documents), **{key: result[key] for key in (
                          "num_added", "num_updated", "num_skipped", "num_deleted")},
                      "stored": len(vector_store.store)})
     return {"approach": "langchain", "pages": n_pages, "distinct_words": distinct_words, "runs": runs,
-            "workspace_mb": workspace_mb, "peak_rss_mb": _peak_rss_mb(), "key_encoder": key_encoder}
+            "workspace_mb": workspace_mb, "peak_rss_mb": _status_mb("VmHWM"), "key_encoder": key_encoder}
 
 
 MEASURES: dict[str, Callable[..., dict[str, Any]]] = {"lab": measure_lab, "langchain": measure_langchain}
@@ -172,15 +173,6 @@ MEASURES: dict[str, Callable[..., dict[str, Any]]] = {"lab": measure_lab, "langc
 def _available_mb() -> float:
     text = Path("/proc/meminfo").read_text()
     return int(re.search(r"^MemAvailable:\s+(\d+)", text, re.M).group(1)) / 1024
-
-
-def _process_rss_mb(pid: int) -> float:
-    try:
-        text = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return 0.0
-    found = re.search(r"^VmRSS:\s+(\d+)", text, re.M)
-    return int(found.group(1)) / 1024 if found else 0.0
 
 
 def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
@@ -198,7 +190,7 @@ def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
 
     def watch() -> None:  # polls until the process ends; kills it the moment it passes the limit
         while process.poll() is None:
-            rss = _process_rss_mb(process.pid)
+            rss = _status_mb("VmRSS", process.pid)
             if rss > limit_mb:
                 over.append(rss)
                 process.kill()
@@ -213,7 +205,8 @@ def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
         return {"stopped": f"stopped at {over[0] / 1024:.1f} GB resident, past {MEMORY_SHARE:.0%} of the "
                            f"{limit_mb / MEMORY_SHARE / 1024:.1f} GB available"}
     if process.returncode != 0:
-        return {"stopped": f"failed with exit code {process.returncode}: {err.strip().splitlines()[-1:]}"}
+        last_line = (err.strip().splitlines() or ["no message"])[-1]
+        return {"stopped": f"failed with exit code {process.returncode}: {last_line}"}
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -236,8 +229,9 @@ def langchain_table(measurements: list[dict[str, Any]], lab: list[dict[str, Any]
             row = {"pages": m["pages"], "new words/page": m["distinct_words"],
                    **{key.removeprefix("num_"): value for key, value in run.items()}}
             if ours:
-                row |= {"lab seconds": ours[i]["seconds"], "lab requests": ours[i]["requests"],
-                        "time lab/LangChain": ours[i]["seconds"] / run["seconds"]}
+                row |= {"lab requests": ours[i]["requests"], "lab seconds": ours[i]["seconds"],
+                        "lab CPU s": ours[i]["CPU s"], "time lab/LangChain": ours[i]["seconds"] / run["seconds"],
+                        "CPU lab/LangChain": ours[i]["CPU s"] / run["CPU s"]}
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -278,48 +272,59 @@ def _workspaces(sizes: dict[str, Any]) -> list[tuple[int, int]]:
     return [(n, 0) for n in sizes["sizes"]] + ([tuple(sizes["vocabulary"])] if sizes["vocabulary"] else [])
 
 
-def _measure_all(approach: str, workspaces: list[tuple[int, int]]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every workspace in its own process, smallest first; a workspace that would not fit in memory
-    (judged from the last one measured, memory growing with pages) is skipped with a message."""
-    measured, skipped = [], []
+def _expected_mb(measured: list[dict[str, Any]], n_pages: int, words: int) -> float | None:
+    """Peak memory a workspace would need, from the largest one measured with the same words per page
+    (memory grows about in proportion to pages)."""
+    previous = [m for m in measured if m["distinct_words"] == words]
+    return previous[-1]["peak_rss_mb"] * n_pages / previous[-1]["pages"] if previous else None
+
+
+def _measure_one(approach: str, n_pages: int, words: int, earlier: list[dict[str, Any]]) -> dict[str, Any]:
+    """One workspace through one approach in its own process, or ``{"stopped": why}`` if it would not fit in
+    memory (judged from ``earlier``, the same approach's smaller runs) or outgrew it."""
+    limit = MEMORY_SHARE * _available_mb()
+    expected = _expected_mb(earlier, n_pages, words)
+    if expected is not None and expected > limit:
+        return {"stopped": f"skipped, it would need about {expected / 1024:.1f} GB (from the "
+                           f"{earlier[-1]['pages']:,}-page run) and {limit / 1024:.1f} GB may be used"}
+    return run_in_child(approach, n_pages, words, limit)
+
+
+def _measure_all(workspaces: list[tuple[int, int]]) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """Every workspace through every approach, smallest first and the approaches in turn, so that a busy
+    spell of a shared machine falls on both; returns the measurements and a message per one stopped."""
+    measured: dict[str, list[dict[str, Any]]] = {approach: [] for approach in MEASURES}
+    stopped = []
     for n_pages, words in workspaces:
-        limit = MEMORY_SHARE * _available_mb()
-        previous = [m for m in measured if m["distinct_words"] == words]
-        if previous:
-            expected = previous[-1]["peak_rss_mb"] * n_pages / previous[-1]["pages"]
-            if expected > limit:
-                skipped.append(f"{approach}, {n_pages:,} pages: skipped, it would need about {expected / 1024:.1f} GB "
-                               f"(from the {previous[-1]['pages']:,}-page run) and {limit / 1024:.1f} GB may be used")
-                print(skipped[-1], flush=True)
-                continue
-        result = run_in_child(approach, n_pages, words, limit)
-        if "stopped" in result:
-            skipped.append(f"{approach}, {n_pages:,} pages (+{words} words/page): {result['stopped']}")
-            print(skipped[-1], flush=True)
-            continue
-        measured.append(result)
-    return measured, skipped
+        for approach in MEASURES:
+            result = _measure_one(approach, n_pages, words, measured[approach])
+            label = f"{approach}, {n_pages:,} pages" + (f" (+{words} new words each)" if words else "")
+            if "stopped" in result:
+                stopped.append(f"{label}: {result['stopped']}")
+            else:
+                measured[approach].append(result)
+            print(f"{label}: {result.get('stopped', 'measured')}", file=sys.stderr, flush=True)
+    return measured, stopped
 
 
 def main(quick: bool = False) -> dict[str, pd.DataFrame]:
-    """Measure every size in its own process, print and return the tables."""
+    """Measure every workspace in its own process, print and return the tables."""
     sizes = QUICK if quick else FULL
-    workspaces = _workspaces(sizes)
-    lab, lab_skipped = _measure_all("lab", workspaces)
-    langchain, langchain_skipped = _measure_all("langchain", workspaces)
+    measured, stopped = _measure_all(_workspaces(sizes))
+    lab, langchain = measured["lab"], measured["langchain"]
     full_reads = {m["pages"]: m["runs"][0]["requests"] for m in lab if m["distinct_words"] == 0}
     tables = {"lab": lab_table(lab), "langchain": langchain_table(langchain, lab),
               "memory": memory_table(lab, langchain),
               "http": http_table(served_rates(sizes["http_seconds"]), full_reads)}
     print("ingestion at scale: the bakery cloned to N publishable pages, in process, unpaced, one process per "
-          "workspace")
+          "workspace and approach; CPU s is the process's own CPU time, steadier than wall time on a shared machine")
     with pd.option_context("display.width", 250, "display.max_columns", 30):
         for table in tables.values():
             print()
             print(table.round(3).to_string(index=False))
-    for line in lab_skipped + langchain_skipped:
+    for line in stopped:
         print(line)
-    tables["skipped"] = pd.DataFrame({"message": lab_skipped + langchain_skipped})
+    tables["stopped"] = pd.DataFrame({"message": stopped})
     return tables
 
 
