@@ -1,12 +1,20 @@
-"""The SQLite index: chunks with their text and float32 vectors, per model, plus sync state.
+"""The SQLite index: chunks with their text, each model's vectors, plus sync state.
 
-One file holds everything retrieval and sync need: the ``chunks`` table (one row per chunk and
-model, the vector as a float32 BLOB with its model and dimension beside it), the pages the
-index currently holds (sub-pages with their parent), the sync watermark, one ``sync_runs`` row
-per run, and the staging area where a first index keeps the pages it has read so that an
+One file holds everything retrieval and sync need: the ``chunks`` table (one row per chunk: its
+text and the metadata every model's rows share), the vectors of each model beside it, the pages
+the index currently holds (sub-pages with their parent), the sync watermark, one ``sync_runs``
+row per run, and the staging area where a first index keeps the pages it has read so that an
 interrupted one resumes. Vectors of different models live side by side but are never compared:
 every read names its model, and a vector whose dimension differs from what the model was
 stored with is refused.
+
+A model's vectors are stored in one of two forms. A dense model (LSA, Voyage AI) keeps one
+float32 BLOB per chunk in ``vectors``. A sparse model (TF-IDF) keeps what its vectors are made
+of: each chunk's term counts in ``term_counts`` (term ids and counts, int32 BLOBs) and, in
+``terms``, every term once with the number of chunks that contain it. Writing or deleting a
+chunk moves those document frequencies with it, so an edit touches only its own chunks' rows and
+the frequencies of their terms, and a term no chunk holds any more leaves the vocabulary; the
+idf and unit rows are computed when the index is read (:mod:`lab.ingest.models` says why).
 
 Several processes may open one file. Every write transaction starts with ``BEGIN IMMEDIATE``
 (one writer at a time; the others wait), the schema is created under that lock, and each
