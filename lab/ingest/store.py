@@ -25,6 +25,7 @@ the index it planned against is still the one it is about to write.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -216,12 +217,23 @@ class IndexStore:
         # transactions are explicit; a writer waits for another process's transaction to end
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA foreign_keys = ON")
-        # Write-ahead log, synced at checkpoints: a commit (one per page a first index reads) costs
-        # no fsync, a killed process loses nothing committed, and a power cut can roll back the
-        # last commits (the index and its watermark together) but never corrupts the file.
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._use_write_ahead_log()
         self._check_or_create_schema()
+
+    def _use_write_ahead_log(self) -> None:
+        """Write-ahead log, synced at checkpoints: a commit (one per page a first index reads) costs
+        no fsync, a killed process loses nothing committed, and a power cut can roll back the last
+        commits (the index and its watermark together) but never corrupts the file."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:  # switching a new file needs it alone, and SQLite does not wait for that itself
+                self._db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+        self._db.execute("PRAGMA synchronous = NORMAL")
 
     # ------------------------------------------------------------------ schema
 
@@ -687,7 +699,9 @@ class IndexStore:
 
     def serialize(self) -> bytes:
         """The whole index as bytes (a SQLite database image), for :meth:`restore`."""
-        return self._db.serialize()
+        image = bytearray(self._db.serialize())
+        image[18:20] = b"\x01\x01"  # marked as rollback-journal, the mode an image in memory can open
+        return bytes(image)
 
     def restore(self, image: bytes) -> None:
         """Make the index exactly the one :meth:`serialize` returned, in place (same file)."""
