@@ -123,8 +123,8 @@ def _write_term_counts(store: IndexStore, config: SyncConfig, changes: _Changes)
     if changes.publishes_staging or store.counts_analyzer(TFIDF_MODEL) not in (None, analyzer):
         kept = [] if changes.publishes_staging else [
             row for row in store.chunks(TFIDF_MODEL) if row["page_id"] not in changes.reread]
-        rows = kept + [c.to_dict() for c in changes.fresh]
-        store.replace_term_counts(rows, *learn_counts([r["text"] for r in rows], config.analyzer), TFIDF_MODEL,
+        texts = [row["text"] for row in kept] + [c.text for c in changes.fresh]
+        store.replace_term_counts(kept + changes.fresh, *learn_counts(texts, config.analyzer), TFIDF_MODEL,
                                   analyzer)
     elif changes.embed:
         counts, terms = learn_counts([c.text for c in changes.embed], config.analyzer)
@@ -194,17 +194,21 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     before = len(client.log)
     source_id = config.data_source_id or find_data_source(client, config.title)["id"]
     checkpoint = ReadCheckpoint(store, source_id)
+    chunked: dict[str, list[Chunk]] = {}  # the chunks of each page this attempt read
 
     def keep(read: PageRead) -> None:
         checkpoint.keep(read)
         if config.on_page is not None:
             config.on_page(read)
+        chunked[read.id] = _chunk([read], config)  # pages are chunked one by one, so as they come
+        read.drop_content()
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
+        chunked.clear()
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
                                              earlier=checkpoint.reads())
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
-        chunks = _chunk(reads, config)
+        chunks = [c for r in reads for c in (chunked.pop(r.id) if r.id in chunked else _chunk([r], config))]
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
         old_ids, new_ids = set(store.chunk_ids()), {c.id for c in chunks}
