@@ -169,6 +169,8 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         if changes.publishes_staging:
             store.clear_staged()
         store.bump_generation()
+    if changes.publishes_staging:
+        store.release_free_space()
 
 
 def _publish(store: IndexStore, config: SyncConfig,
