@@ -11,6 +11,11 @@ unshared) leaves with all its chunks. Sub-pages are documents of their own and a
 query returned, never the clock, and it never goes back. The chunk rows of a page read again
 carry its current metadata (last edit, title, order) whether or not their text changed.
 
+A run costs what changed: it looks up only the stored chunks of the pages it read or removes
+(through the index's page index), writes the term counts of new and changed chunks only (the
+idf is recomputed when the index is read, :mod:`lab.ingest.models`), and sends only those to a
+dense model. A full index chunks each page as it reads it and drops its blocks.
+
 Every network read happens before the first write, and every write happens in one SQLite
 transaction: a failure anywhere (network error, exception, kill) leaves the previous index and
 watermark exactly as they were, and running the sync again completes the work. A run plans
