@@ -43,7 +43,7 @@ from lab.ingest.checkpoint import ReadCheckpoint
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
-from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
+from lab.ingest.models import TFIDF_MODEL, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.notion.pages import PageMetadata
