@@ -217,9 +217,11 @@ class IndexStore:
         # transactions are explicit; a writer waits for another process's transaction to end
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA foreign_keys = ON")
-        # set before anything is written to a new file (and ignored for an existing one): the space
-        # of deleted rows can then be given back to the file system (see clear_staged)
-        self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        if self._db.execute("PRAGMA page_count").fetchone()[0] == 0:
+            # only on a new file, before anything is written to it (on an existing one the pragma
+            # changes nothing but the file's bytes): the space of deleted rows can then be given
+            # back to the file system (see release_free_space)
+            self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
         self._use_write_ahead_log()
         self._check_or_create_schema()
 
