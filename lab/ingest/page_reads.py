@@ -67,6 +67,11 @@ class PageRead:
         """The sub-pages this page shows, in document order (their content is not in ``blocks``)."""
         return list(dict.fromkeys(block["id"] for _, block in self.blocks if block["type"] == "child_page"))
 
+    def drop_content(self) -> None:
+        """Forget every block but the links to sub-pages, in place, once the page is chunked and
+        kept: a first index of 10,000 pages would otherwise hold every block of every page at once."""
+        self.blocks = [(depth, block) for depth, block in self.blocks if block["type"] == "child_page"]
+
     def under(self, parent: PageMetadata | None) -> PageRead:
         """The same read, as a document under ``parent`` (whose title or type may have changed since)."""
         return PageRead(self.page, self.blocks, parent, self.read_at)

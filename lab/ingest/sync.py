@@ -11,6 +11,11 @@ unshared) leaves with all its chunks. Sub-pages are documents of their own and a
 query returned, never the clock, and it never goes back. The chunk rows of a page read again
 carry its current metadata (last edit, title, order) whether or not their text changed.
 
+A run costs what changed: it looks up only the stored chunks of the pages it read or removes
+(through the index's page index), writes the term counts of new and changed chunks only (the
+idf is recomputed when the index is read, :mod:`lab.ingest.models`), and sends only those to a
+dense model. A full index chunks each page as it reads it and drops its blocks.
+
 Every network read happens before the first write, and every write happens in one SQLite
 transaction: a failure anywhere (network error, exception, kill) leaves the previous index and
 watermark exactly as they were, and running the sync again completes the work. A run plans
@@ -29,8 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from lab.errors import LabError
 from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
@@ -40,11 +43,12 @@ from lab.ingest.checkpoint import ReadCheckpoint
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
-from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors
+from lab.ingest.models import TFIDF_MODEL, DenseEmbedder, DenseVectors
 from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
+from lab.vectors.counting import learn_counts
 
 __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
            "cost_table", "MAX_ATTEMPTS"]
@@ -114,12 +118,24 @@ def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
     return chunk_pages(read, config.chunker).chunks
 
 
-def _refit(store: IndexStore, rows: list[dict[str, Any]], config: SyncConfig) -> None:
-    """Refit the corpus models on every chunk the index will hold, in id order (as ``stored_tfidf`` does)."""
-    if rows:
-        CorpusModels(analyzer=config.analyzer).fit([r["text"] for r in rows]).save(store, rows)
-    else:  # nothing left to fit on: the model goes with its last chunk
-        store.replace_model([], np.zeros((0, 1), dtype=np.float32), TFIDF_MODEL)
+def _write_term_counts(store: IndexStore, config: SyncConfig, changes: _Changes) -> None:
+    """Write the term counts of the chunks whose text is new, inside the run's transaction.
+
+    Only those chunks' rows and the frequencies of their terms change (see :mod:`lab.ingest.models`);
+    a full index replaces them all, and counts made by another analyzer are all made again.
+    """
+    analyzer = repr(config.analyzer)
+    if changes.publishes_staging or store.counts_analyzer(TFIDF_MODEL) not in (None, analyzer):
+        kept = [] if changes.publishes_staging else [
+            row for row in store.chunks(TFIDF_MODEL) if row["page_id"] not in changes.reread]
+        texts = [row["text"] for row in kept] + [c.text for c in changes.fresh]
+        store.replace_term_counts(kept + changes.fresh, *learn_counts(texts, config.analyzer), TFIDF_MODEL,
+                                  analyzer)
+    elif changes.embed:
+        counts, terms = learn_counts([c.text for c in changes.embed], config.analyzer)
+        store.put_term_counts(changes.embed, counts, terms, TFIDF_MODEL, analyzer)
+    if TFIDF_MODEL in store.models() and store.count_chunks(TFIDF_MODEL) == 0:
+        store.drop_model(TFIDF_MODEL)  # the model goes with its last chunk
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,16 +147,11 @@ class _Changes:
     reread: set[str]  # pages read: their stored chunks give way to ``fresh``
     fresh: list[Chunk]  # every chunk of the pages read
     unchanged: list[Chunk]  # those whose text the index already holds (rows rewritten, vectors kept)
-    embed: list[Chunk]  # new and changed chunks, for the dense model
-    corpus_changed: bool  # the set of chunk texts changed: TF-IDF is refitted
+    embed: list[Chunk]  # new and changed chunks: their term counts, and the dense model's vectors
     delete_chunks: set[str]
     remove_pages: set[str]
     pages: list[IndexedPage]  # the pages read
     publishes_staging: bool = False  # a full index: its checkpoint is spent
-
-
-def _tfidf_rows(store: IndexStore) -> list[dict[str, Any]]:
-    return store.chunks(TFIDF_MODEL) if TFIDF_MODEL in store.models() else []
 
 
 def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
@@ -154,9 +165,7 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         store.delete_pages(changes.remove_pages)
         store.delete_chunks(changes.delete_chunks)
         store.update_chunks(changes.unchanged)  # same text, but the page's last edit, title or order moved
-        if changes.corpus_changed:
-            rows = [row for row in _tfidf_rows(store) if row["page_id"] not in changes.reread]
-            _refit(store, sorted(rows + [c.to_dict() for c in changes.fresh], key=lambda row: row["id"]), config)
+        _write_term_counts(store, config, changes)
         if dense is not None:
             dense.save(store)
         store.put_pages(changes.pages)
@@ -165,6 +174,8 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         if changes.publishes_staging:
             store.clear_staged()
         store.bump_generation()
+    if changes.publishes_staging:
+        store.release_free_space()
 
 
 def _publish(store: IndexStore, config: SyncConfig,
@@ -190,20 +201,24 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     before = len(client.log)
     source_id = config.data_source_id or find_data_source(client, config.title)["id"]
     checkpoint = ReadCheckpoint(store, source_id)
+    chunked: dict[str, list[Chunk]] = {}  # the chunks of each page this attempt read
 
     def keep(read: PageRead) -> None:
         checkpoint.keep(read)
         if config.on_page is not None:
             config.on_page(read)
+        chunked[read.id] = _chunk([read], config)  # pages are chunked one by one, so as they come
+        read.drop_content()
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
+        chunked.clear()
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
                                              earlier=checkpoint.reads())
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
-        chunks = _chunk(reads, config)
+        chunks = [c for r in reads for c in (chunked.pop(r.id) if r.id in chunked else _chunk([r], config))]
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
-        old_ids, new_ids = set(base.chunks), {c.id for c in chunks}
+        old_ids, new_ids = set(store.chunk_ids()), {c.id for c in chunks}
         report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
                             ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                             pages_reread=[r.title for r in reads if r.id not in resumed], pages_removed=[],
@@ -213,7 +228,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                             tokens_embedded=sum(c.tokens for c in chunks),
                             pages_resumed=len(resumed))
         changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
-                           fresh=chunks, unchanged=[], embed=chunks, corpus_changed=True,
+                           fresh=chunks, unchanged=[], embed=chunks,
                            delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
                            pages=[r.indexed() for r in reads], publishes_staging=True)
         return changes, report
@@ -232,7 +247,7 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     before = len(client.log)
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
-        return _plan_sync(client, clock, config, force, base, before)
+        return _plan_sync(client, store, clock, config, force, base, before)
 
     return _publish(store, config, plan)
 
@@ -244,8 +259,8 @@ def _read_and_tell(client: NotionClient, page: dict[str, Any], config: SyncConfi
     return read
 
 
-def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bool, base: IndexSnapshot,
-               before: int) -> tuple[_Changes, SyncReport]:
+def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig, force: bool,
+               base: IndexSnapshot, before: int) -> tuple[_Changes, SyncReport]:
     """Read what changed since ``base`` and work out the writes (nothing is written here)."""
     watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
@@ -261,9 +276,10 @@ def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bo
     reads = [read for _, read in documents if read is not None] + sub_pages.reads
     fresh = _chunk(reads, config)
 
-    stored = base.chunks
     reread = {r.id for r in reads}
     removed_pages = set(indexed) - {info.id for info, _ in documents} - sub_pages.ids
+    # what the index holds of the pages concerned (and of these chunk ids, had they moved page)
+    stored = store.page_chunks(reread | removed_pages, [c.id for c in fresh])
     new = [c for c in fresh if c.id not in stored]
     updated = [c for c in fresh if c.id in stored and stored[c.id][1] != c.fingerprint]
     unchanged = [c for c in fresh if c.id in stored and stored[c.id][1] == c.fingerprint]
@@ -272,10 +288,11 @@ def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bo
     removed_chunks = {cid for cid, (page_id, _) in stored.items() if page_id in removed_pages}
 
     deleting = len(vanished | removed_chunks)
-    if stored and deleting / len(stored) > config.max_delete_share and not force:
+    held = base.chunk_count
+    if held and deleting / held > config.max_delete_share and not force:
         raise GuardrailError(
-            f"this sync would delete {deleting} of the {len(stored)} chunks in the index "
-            f"({100 * deleting / len(stored):.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
+            f"this sync would delete {deleting} of the {held} chunks in the index "
+            f"({100 * deleting / held:.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
             f"{len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. That "
             "usually means the integration lost access or the publishable property changed, not that the pages "
             "were retired. Nothing was written; run again with force=True if the deletion is intended.")
@@ -287,11 +304,10 @@ def _plan_sync(client: NotionClient, clock: Clock, config: SyncConfig, force: bo
                         pages_removed=[indexed[p].info.title for p in sorted(removed_pages)],
                         boundary_pages=[page_title(p) for p in changed if p["last_edited_time"] == watermark],
                         chunks_new=len(new), chunks_updated=len(updated), chunks_unchanged=len(unchanged),
-                        chunks_deleted=deleting, chunks_total=len(stored) - deleting + len(new),
+                        chunks_deleted=deleting, chunks_total=held - deleting + len(new),
                         tokens_embedded=sum(c.tokens for c in new + updated))
     changes = _Changes(source_id=source_id, generation=base.generation, reread=reread, fresh=fresh,
                        unchanged=unchanged, embed=new + updated,
-                       corpus_changed=bool(new or updated or vanished or removed_chunks),
                        delete_chunks=vanished, remove_pages=removed_pages,
                        pages=[r.indexed() for r in reads])
     return changes, report

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from lab.errors import LabError
-from lab.ingest.store import IndexStore
+from lab.ingest.store import IndexStore, TermCounts
 from lab.notion.pages import PageMetadata
 from lab.vectors.search import Hit
 
@@ -45,7 +46,9 @@ class SearchCorpus:
     ``audiences[i]`` is who may see row ``i`` (``None``: the corpus has no audiences, or the
     page has none, in which case no audience-filtered search returns it). ``urls[i]`` and
     ``edited[i]`` are the page's url and ``last_edited_time``, which hits carry so that an answer
-    can cite them; left out, they are ``None`` for every row.
+    can cite them; left out, they are ``None`` for every row. ``term_counts`` are the rows' texts'
+    term counts as an index stores them (:meth:`from_store`), which TF-IDF and BM25 retrievers
+    with the same analyzer fit on instead of analysing every text again.
     """
 
     ids: tuple[str, ...]
@@ -56,6 +59,7 @@ class SearchCorpus:
     audiences: tuple[str | None, ...]
     urls: tuple[str | None, ...] = ()
     edited: tuple[str | None, ...] = ()
+    term_counts: TermCounts | None = field(default=None, repr=False, compare=False)
     _audience_array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -98,12 +102,23 @@ class SearchCorpus:
     @classmethod
     def from_store(cls, store: IndexStore, model: str, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
         """Rows from the chunks an index holds for ``model``, in id order (the order of ``store.vectors``),
-        with each page's url and last edit as the index recorded them."""
-        return cls.from_chunks(store.chunks(model), audiences, store.pages())
+        with each page's url and last edit as the index recorded them, and the chunks' term counts
+        when ``model`` is stored as counts (TF-IDF)."""
+        corpus = cls.from_chunks(store.chunks(model), audiences, store.pages())
+        if store.counts_analyzer(model) is None:
+            return corpus
+        return replace(corpus, term_counts=store.term_counts(model))
+
+    def stored_counts(self, analyzer: object) -> tuple[sp.csr_matrix, list[str]] | None:
+        """The rows' term counts and terms if the index made them with ``analyzer`` (else ``None``)."""
+        stored = self.term_counts
+        if stored is None or stored.analyzer != repr(analyzer) or tuple(stored.ids) != self.ids:
+            return None
+        return stored.counts, stored.terms
 
     def with_texts(self, texts: Iterable[str]) -> SearchCorpus:
         """The same rows with other texts (one per row): what a retriever scores changes, what hits say does not."""
-        return replace(self, texts=tuple(texts))
+        return replace(self, texts=tuple(texts), term_counts=None)  # counts of the old texts no longer hold
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -25,7 +25,7 @@ and keeps each query's k best as it goes (:func:`lab.vectors.search.top_k_sparse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -96,13 +96,20 @@ class BM25(Estimator):
 
     def fit(self, texts: Iterable[str]) -> BM25:
         """Index ``texts``: count terms and precompute every (document, term) weight; returns self."""
+        return self.fit_counts(*learn_counts(texts, self.analyzer))
+
+    def fit_counts(self, counts: sp.csr_matrix, terms: Sequence[str]) -> BM25:
+        """Index a term count matrix already made (shape (n_docs, n_terms), ``terms[j]`` the term
+        of column ``j`` in sorted order, as :func:`~lab.vectors.counting.learn_counts` returns it):
+        what a stored index holds, so loading it analyses no text; returns self."""
+        if len(terms) != counts.shape[1]:
+            raise ValueError(f"need one term per column: {counts.shape[1]} columns, {len(terms)} terms")
         if self.idf not in BM25_IDF:
             raise ValueError(f"unknown idf variant {self.idf!r}; use one of {sorted(BM25_IDF)}")
         if not self.k1 >= 0:
             raise ValueError(f"k1 must be >= 0, not {self.k1!r}")
         if not 0 <= self.b <= 1:
             raise ValueError(f"b must be between 0 and 1, not {self.b!r}")
-        counts, terms = learn_counts(texts, self.analyzer)
         n_docs = counts.shape[0]
         if n_docs == 0:
             raise ValueError("fit needs at least one text; got an empty collection")

@@ -14,7 +14,7 @@ tens of thousands of columns, and memory grows with those non-zeros only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -76,6 +76,14 @@ class TfidfVectorizer(Estimator):
         """Fit on ``texts`` and return their matrix of shape (n_texts, n_terms), counting once."""
         return self._weigh(self._fit_counts(texts))
 
+    def fit_transform_counts(self, counts: sp.csr_matrix, terms: Sequence[str]) -> sp.csr_matrix:
+        """Fit on a term count matrix already made (shape (n_texts, n_terms), ``terms[j]`` the term
+        of column ``j`` in sorted order, as :func:`~lab.vectors.counting.learn_counts` returns it)
+        and return the texts' matrix: what a stored index holds instead of its texts' vectors."""
+        if len(terms) != counts.shape[1]:
+            raise ValueError(f"need one term per column: {counts.shape[1]} columns, {len(terms)} terms")
+        return self._weigh(self._learn_idf(counts, list(terms)))
+
     def transform(self, texts: Iterable[str]) -> sp.csr_matrix:
         """TF-IDF matrix of shape (n_texts, n_terms); terms unseen in fit are left out."""
         self._check_fitted("idf_")
@@ -95,9 +103,11 @@ class TfidfVectorizer(Estimator):
         return list(dict.fromkeys(term for term in self.analyzer(text) if term not in self.vocabulary_))
 
     def _fit_counts(self, texts: Iterable[str]) -> sp.csr_matrix:
+        return self._learn_idf(*learn_counts(texts, self.analyzer))
+
+    def _learn_idf(self, counts: sp.csr_matrix, terms: list[str]) -> sp.csr_matrix:
         if self.norm not in _NORMS:
             raise ValueError(f"norm must be one of {_NORMS}, not {self.norm!r}")
-        counts, terms = learn_counts(texts, self.analyzer)
         if counts.shape[0] == 0:
             raise ValueError("fit needs at least one text; got an empty collection")
         if not terms:
