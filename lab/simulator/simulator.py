@@ -29,7 +29,7 @@ from lab.simulator.limits import LimitsConfig, RateLimiter
 from lab.simulator.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
                                 page_as_block, page_object)
 from lab.simulator.tokens import cursor_key, default_token, derived_token
-from lab.simulator.workspace import Integration, Page, Workspace
+from lab.simulator.workspace import Integration, Page, Workspace, revision
 
 __all__ = ["NotionSimulator", "SimResponse", "ServedRequest", "MAX_BODY_BYTES", "QUERY_RESULT_LIMIT",
            "SERVED_LOG_SIZE", "too_large"]
@@ -114,6 +114,35 @@ _ID_NAMES = {"data_sources.query": "data_source_id", "data_sources": "data_sourc
              "blocks.children": "block_id", "blocks": "block_id"}
 
 
+class _ListingCache:
+    """The results of the last few listings (data source queries, searches), reused while nothing in the workspace changed.
+
+    Reading a data source of 10,000 rows takes 100 requests, and filtering and sorting every row
+    again for each of them made a listing quadratic. A cached listing is exactly the one the
+    workspace would give now: it is keyed by the workspace's revision, which moves with any change
+    to a page, a data source or what an integration can see. A copy of the simulator (a lesson's
+    snapshot) starts with an empty cache.
+    """
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self._rows: dict[tuple[int, int, str, str], list[Any]] = {}
+
+    def get(self, workspace: Workspace, integration: str, scope: str) -> list[Any] | None:
+        return self._rows.get((id(workspace), revision(), integration, scope))
+
+    def put(self, workspace: Workspace, integration: str, scope: str, rows: list[Any]) -> None:
+        current = revision()
+        self._rows = {key: value for key, value in self._rows.items() if key[1] == current}
+        if len(self._rows) >= self.SIZE:
+            self._rows.pop(next(iter(self._rows)))
+        self._rows[(id(workspace), current, integration, scope)] = rows
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _ListingCache:
+        return _ListingCache()
+
+
 class NotionSimulator:
     """A Notion workspace behind the read side of the API, with its limits and its errors.
 
@@ -151,6 +180,7 @@ class NotionSimulator:
         self._tokens = {token: key for key, token in (issued | dict(tokens or {})).items()}
         self._requests = 0
         self.served: deque[ServedRequest] = deque(maxlen=served_log_size)
+        self._listings = _ListingCache()
 
     # ------------------------------------------------------------------ public helpers
 
@@ -356,26 +386,30 @@ class NotionSimulator:
                 raise validation_error("body failed validation: body.sort should be {\"timestamp\": "
                                        "\"last_edited_time\", \"direction\": \"ascending\" or \"descending\"}.")
             descending = sort.get("direction", "descending") == "descending"
-        needle = query.lower()
-        found: list[tuple[str, str, dict[str, Any]]] = []
         ws = self.workspace
-        if "page" in kinds:
-            for page in ws.pages.values():
-                if not page.in_trash and needle in page.title.lower() and self._visible(request, page.id):
-                    found.append((page.edited, page.id, page))
-        if "data_source" in kinds:
-            for ds in ws.data_sources.values():
-                if not ds.in_trash and needle in ds.title.lower() and self._visible(request, ds.id):
-                    found.append((ds.edited, ds.id, ds))
-        found.sort(key=lambda item: (item[0], item[1]), reverse=descending)
         scope = "search/" + json.dumps([query, sorted(kinds), descending])
+        results = self._listings.get(ws, request.integration.key, scope)
+        if results is None:
+            needle = query.lower()
+            found: list[tuple[str, str, Any]] = []
+            if "page" in kinds:
+                for page in ws.pages.values():
+                    if not page.in_trash and needle in page.title.lower() and self._visible(request, page.id):
+                        found.append((page.edited, page.id, page))
+            if "data_source" in kinds:
+                for ds in ws.data_sources.values():
+                    if not ds.in_trash and needle in ds.title.lower() and self._visible(request, ds.id):
+                        found.append((ds.edited, ds.id, ds))
+            found.sort(key=lambda item: (item[0], item[1]), reverse=descending)
+            results = [obj for _, _, obj in found]
+            self._listings.put(ws, request.integration.key, scope, results)
 
         def render(obj: Any) -> dict[str, Any]:
             if isinstance(obj, Page):
                 return page_object(ws, obj, request.version)
             return data_source_object(obj, request.version)
 
-        return self._paginate([obj for _, _, obj in found], render, scope, params, "body", "page_or_data_source")
+        return self._paginate(results, render, scope, params, "body", "page_or_data_source")
 
     def _query_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
         ws = self.workspace
@@ -386,13 +420,16 @@ class NotionSimulator:
         self._check_keys(params, ("filter", "sorts", "start_cursor", "page_size"), "body")
         predicate = compile_filter(params["filter"], ds) if "filter" in params else (lambda page: True)
         sort_keys = compile_sorts(params["sorts"], ds) if "sorts" in params else []
-        rows = [p for p in ws.pages.values()
-                if p.parent_type == "data_source_id" and p.parent_id == ds_id and not p.in_trash
-                and self._visible(request, p.id) and predicate(p)]
-        rows.sort(key=lambda p: (p.created, p.id))
-        for key, descending in reversed(sort_keys):  # stable sorts, last key first
-            rows.sort(key=key, reverse=descending)
         scope = "query/" + ds_id + "/" + json.dumps([params.get("filter"), params.get("sorts")], sort_keys=True)
+        rows = self._listings.get(ws, request.integration.key, scope)
+        if rows is None:
+            rows = [p for p in ws.pages.values()
+                    if p.parent_type == "data_source_id" and p.parent_id == ds_id and not p.in_trash
+                    and self._visible(request, p.id) and predicate(p)]
+            rows.sort(key=lambda p: (p.created, p.id))
+            for key, descending in reversed(sort_keys):  # stable sorts, last key first
+                rows.sort(key=key, reverse=descending)
+            self._listings.put(ws, request.integration.key, scope, rows)
         return self._paginate(rows, lambda p: page_object(ws, p, request.version), scope, params, "body",
                               "page_or_data_source", limit=QUERY_RESULT_LIMIT)
 

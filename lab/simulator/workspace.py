@@ -13,6 +13,7 @@ block comes, goes or shows the new title), so it stamps both.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -21,7 +22,31 @@ from lab.clock import Clock, SimulatedClock, iso_minute
 from lab.simulator.ids import object_id
 from lab.notion.richtext import plain_text, rich_text
 
-__all__ = ["Workspace", "Page", "Block", "DataSource", "Integration", "User", "WorkspaceError"]
+__all__ = ["Workspace", "Page", "Block", "DataSource", "Integration", "User", "WorkspaceError", "revision"]
+
+# Every change to a page, a data source or an integration's access, in any workspace, takes the
+# next number: a listing computed at one revision is still right while the revision has not moved.
+_changes = itertools.count(1)
+_revision = 0
+
+
+def revision() -> int:
+    """A number that moves whenever anything a listing depends on changed (titles, properties,
+    timestamps, parents, trash, sharing); the simulator caches listings under it."""
+    return _revision
+
+
+def _changed() -> None:
+    global _revision
+    _revision = next(_changes)
+
+
+class _Tracked:
+    """Counts every attribute assignment as a change (assignments from outside the editing methods too)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        _changed()
 
 BLOCK_TYPES = frozenset({
     "paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item", "numbered_list_item",
@@ -46,7 +71,7 @@ class User:
 
 
 @dataclass
-class DataSource:
+class DataSource(_Tracked):
     key: str
     id: str
     database_id: str
@@ -60,7 +85,7 @@ class DataSource:
 
 
 @dataclass
-class Page:
+class Page(_Tracked):
     key: str
     id: str
     title: str
@@ -95,7 +120,7 @@ class Block:
 
 
 @dataclass
-class Integration:
+class Integration(_Tracked):
     """One internal integration (one connection): what it may do and what is shared with it."""
 
     key: str
@@ -429,12 +454,14 @@ class Workspace:
         integration = self.integration_by_key(integration_key)
         integration.excluded.discard(object_id_)
         integration.shared.add(object_id_)
+        _changed()
 
     def unshare(self, integration_key: str, object_id_: str) -> None:
         """Remove a connection; takes effect at once, for the object and everything below it."""
         integration = self.integration_by_key(integration_key)
         integration.shared.discard(object_id_)
         integration.excluded.add(object_id_)
+        _changed()
 
     def __repr__(self) -> str:
         return (f"Workspace({self.name!r}, pages={len(self.pages)}, blocks={len(self.blocks)}, "
