@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 
 __all__ = ["object_id", "is_uuid", "normalise_id"]
@@ -9,8 +10,10 @@ __all__ = ["object_id", "is_uuid", "normalise_id"]
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/rag-ingestion-lab/notion-simulator")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def object_id(*parts: object) -> str:
-    """A stable UUID for a named object: the same parts always give the same id."""
+    """A stable UUID for a named object: the same parts always give the same id (remembered,
+    since listing a large data source asks for the same option ids thousands of times)."""
     return str(uuid.uuid5(_NAMESPACE, "/".join(str(p) for p in parts)))
 
 

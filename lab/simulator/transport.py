@@ -59,6 +59,7 @@ def in_process_session(simulator: NotionSimulator, base_url: str = NOTION_API_UR
     Pass ``clock`` when several clients share one simulator, each on its own timeline.
     """
     session = requests.Session()
+    session.trust_env = False  # no proxy or .netrc lookups per request: nothing here goes to the network
     session.mount("http://", _Refuse())
     session.mount("https://", _Refuse())
     session.mount(base_url, SimulatorAdapter(simulator, clock))
