@@ -241,8 +241,7 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     """Bring the index up to date with two queries (three when it holds sub-pages) plus one read per
     page that changed or came back."""
     config = config or SyncConfig()
-    base = store.snapshot(config.source)
-    if base.watermark is None or base.data_source_id is None:
+    if store.watermark(config.source) is None or store.get_meta(f"{config.source}.data_source_id") is None:
         return full_index(client, store, clock, config)
     before = len(client.log)
 
