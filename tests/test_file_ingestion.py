@@ -15,7 +15,7 @@ from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
                         stale_chunks)
-from lab.ingest.files import FolderNotFoundError
+from lab.ingest.files import ChunkIdCollisionError, FileNotTextError, FolderNotFoundError
 from lab.ingest.serving import ModelNotServingError
 
 EDITED = "guides/quickstart.md"
@@ -188,6 +188,40 @@ def test_a_folder_that_does_not_exist_is_refused_before_anything_is_read(store, 
     with pytest.raises(FolderNotFoundError, match="not a folder"):
         ingest_folder(store, folder / "missing", embedder, force=True)
     assert store.count_chunks() > 0
+
+
+def test_a_file_that_is_not_utf8_text_is_named_and_nothing_is_written(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / "guides" / "latin1.md").write_bytes("# Café\n\nTexto guardado en Latin-1.\n".encode("latin-1"))
+    with pytest.raises(FileNotTextError, match=r"guides/latin1\.md is not UTF-8 text \(byte 0xe9"):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+
+
+def test_two_files_whose_ids_would_collide_are_named_and_nothing_is_written(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / "guides" / "getting started.md").write_text("# Otro\n\nUn archivo distinto.\n", encoding="utf-8")
+    (folder / "guides" / "getting-started.md").write_text("# Uno\n\nEl primero.\n", encoding="utf-8")
+    with pytest.raises(ChunkIdCollisionError, match="getting started.md and guides/getting-started.md"):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+
+
+def test_a_new_file_whose_ids_collide_with_an_unchanged_file_is_refused(store, folder, embedder) -> None:
+    (folder / "guides" / "a-b.md").write_text("# Uno\n\nEl primero.\n", encoding="utf-8")
+    ingest_folder(store, folder, embedder)
+    (folder / "guides" / "a b.md").write_text("# Dos\n\nEl segundo.\n", encoding="utf-8")
+    with pytest.raises(ChunkIdCollisionError, match="rename one of them"):
+        ingest_folder(store, folder, embedder)
+
+
+def test_a_byte_order_mark_is_not_part_of_the_text(store, folder, embedder) -> None:
+    (folder / "guides" / "bom.md").write_bytes("\ufeff# Con marca\n\nUn texto breve.\n".encode("utf-8"))
+    ingest_folder(store, folder, embedder)
+    texts = [row["text"] for row in store.chunks(embedder.name) if row["id"].startswith("guides-bom")]
+    assert texts and not any("\ufeff" in text for text in texts)
 
 
 _FILES = sorted(path for path, _ in load_docs_corpus())

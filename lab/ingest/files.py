@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -35,7 +35,7 @@ from lab.ingest.serving import ModelNotServingError, SwitchPendingError
 from lab.ingest.store import IngestedFile, IndexStore
 from lab.ingest.sync import ConcurrentSyncError, GuardrailError
 
-__all__ = ["FolderNotFoundError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
+__all__ = ["FolderNotFoundError", "FileNotTextError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
 
 #: Fields of a chunk row other than its id whose change needs no new vector (the text is the same).
@@ -44,6 +44,24 @@ _METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited")
 
 class FolderNotFoundError(LabError, FileNotFoundError):
     """The folder to ingest does not exist (or is not a folder)."""
+
+
+class ChunkIdCollisionError(LabError, ValueError):
+    """Two files would give chunks the same id (their paths differ only in what an id drops)."""
+
+
+class FileNotTextError(LabError, ValueError):
+    """A file the run would cut is not UTF-8 text (a binary file, or text saved in another encoding)."""
+
+
+def _text(path: str, data: bytes) -> str:
+    """A file's bytes as text: UTF-8, with a byte order mark (as some editors write) dropped."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise FileNotTextError(
+            f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}): save it as "
+            "UTF-8 or move it out of the folder. Nothing was embedded or written.") from None
 
 
 def content_hash(data: bytes) -> str:
@@ -173,24 +191,38 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
     stored = store.chunk_ids()
     rows = {row["id"]: row for row in store.chunks(model)} if model in store.models() else {}
     kept: set[str] = set()
+    owners: dict[str, str] = {}  # chunk id -> the file it comes from, to catch two files sharing an id
     for path, data in files.items():
         recipe, digest, record = ChunkerRecipe.of(chunkers.chunker(path)), content_hash(data), known.get(path)
         if record and record.content_hash == digest and recipe.made(record):
             plan.unchanged += len(links.get(path, ()))
             kept.update(links.get(path, ()))
+            _claim(owners, links.get(path, ()), path)
             continue
         if record and not recipe.made(record):
             plan.stale += len(links.get(path, ()))
-        chunks = chunkers.split(path, data.decode("utf-8"))
+        chunks = chunkers.split(path, _text(path, data))
         plan.records.append(IngestedFile(path=path, content_hash=digest, chunker=recipe.name,
                                          chunker_params=recipe.params, chunker_version=recipe.version))
         plan.ids_by_file[path] = [c.id for c in chunks]
+        _claim(owners, plan.ids_by_file[path], path)
         kept.update(plan.ids_by_file[path])
         _compare(plan, chunks, stored, rows)
     plan.removed_files = sorted(set(known) - set(files))
     gone = {cid for path in plan.removed_files + [r.path for r in plan.records] for cid in links.get(path, ())}
     plan.deleted = sorted(gone - kept)
     return plan
+
+
+def _claim(owners: dict[str, str], ids: Iterable[str], path: str) -> None:
+    """Record that these chunk ids come from ``path``; refuse an id another file already gave."""
+    for chunk_id in ids:
+        other = owners.setdefault(chunk_id, path)
+        if other != path:
+            raise ChunkIdCollisionError(
+                f"{other} and {path} both give a chunk the id {chunk_id!r} (their paths differ only in spaces, "
+                "accents, case or punctuation, which ids leave out): rename one of them. Nothing was embedded "
+                "or written.")
 
 
 def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dict[str, dict[str, Any]]) -> None:
