@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lab.course.lesson11 import FlakyEmbedder
+from lab.chunking import InputTooLongError
+from lab.course.lesson11 import FlakyEmbedder, ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (IndexStore, LsaEmbedder, ModelMismatchError, ModelNotServingError, ModelSwitch, NoSwitchError,
                         QueryVector, SwitchPendingError, ingest_folder, search_serving)
@@ -126,7 +127,7 @@ def test_a_commit_failing_half_way_leaves_the_old_model_serving(store, small, la
     switch = ModelSwitch(store)
     switch.prepare(large)
     prepared = store.dump()
-    fail_after(store, "replace_model", monkeypatch)
+    fail_after(store, "drop_model", monkeypatch)
     with pytest.raises(OSError):
         switch.commit()
     assert store.dump() == prepared and store.serving_model() == small.name
@@ -136,3 +137,10 @@ def test_a_commit_failing_half_way_leaves_the_old_model_serving(store, small, la
 def test_a_switch_to_a_model_the_index_already_holds_is_refused(store, small) -> None:
     with pytest.raises(ModelMismatchError, match="already holds"):
         ModelSwitch(store).prepare(small)
+
+
+def test_a_switch_to_a_model_that_reads_less_refuses_long_chunks_before_any_call(store, large) -> None:
+    before = store.dump()
+    with pytest.raises(InputTooLongError, match="input limit of 256 tokens"):
+        ModelSwitch(store).prepare(FlakyEmbedder(ShortInputEmbedder(large, max_input_tokens=256), fail_on=1))
+    assert store.dump() == before and store.pending_switch() is None

@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker, check_input_limit
+from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.errors import LabError
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
-from lab.ingest.models import DenseEmbedder
-from lab.ingest.serving import ModelNotServingError, SwitchPendingError
+from lab.ingest.models import DenseEmbedder, check_embedder_limit
+from lab.ingest.serving import SwitchPendingError, require_serving
 from lab.ingest.store import IngestedFile, IndexStore
 from lab.ingest.sync import ConcurrentSyncError, GuardrailError
 
@@ -265,9 +265,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
             f"({100 * len(plan.deleted) / total:.0f} %, more than the {100 * max_delete_share:.0f} % allowed) and "
             f"{len(plan.removed_files)} of its files are missing: nothing was written. Check the folder (a partial "
             "checkout? a wrong path?), then run again with force=True if the files really went.")
-    limit = getattr(embedder, "max_input_tokens", None)
-    if limit is not None:
-        check_input_limit(plan.embed, limit).raise_if_over()
+    check_embedder_limit(embedder, plan.embed)
     embedded = embed_in_batches(embedder, [c.text for c in plan.embed], batch_size)  # every call before a write
     generation = _write(store, source, plan, embedded.vectors, model)
     return IngestReport(
@@ -284,10 +282,8 @@ def _check_model(store: IndexStore, model: str) -> None:
     if pending:
         raise SwitchPendingError(f"a switch from {pending[1]!r} to {pending[0]!r} is prepared: commit or abort it "
                                  "(ModelSwitch) before ingesting, so that both models hold the same chunks")
-    serving = store.serving_model()
-    if serving is not None and serving != model:
-        raise ModelNotServingError(f"the index serves model {serving!r}; this run embeds with {model!r}. Ingest "
-                                   f"with {serving!r}, or switch models with ModelSwitch first")
+    if store.serving_model() is not None:
+        require_serving(store, model, purpose="ingest")
 
 
 def _write(store: IndexStore, source: str, plan: _Plan, vectors: np.ndarray, model: str) -> int:

@@ -23,8 +23,9 @@ queries always come from the same code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Protocol
 
 import numpy as np
@@ -36,7 +37,8 @@ from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 from lab.vectors.counting import learn_counts
 from lab.vectors.estimator import Estimator
 
-__all__ = ["TFIDF_MODEL", "lsa_model_name", "CorpusModels", "stored_tfidf", "DenseEmbedder", "DenseVectors"]
+__all__ = ["TFIDF_MODEL", "lsa_model_name", "CorpusModels", "stored_tfidf", "DenseEmbedder", "DenseVectors",
+           "check_embedder_limit"]
 
 TFIDF_MODEL = "tfidf"
 
@@ -154,6 +156,16 @@ class DenseEmbedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> Any: ...
 
 
+def check_embedder_limit(embedder: DenseEmbedder, chunks: Iterable[Any]) -> None:
+    """Raise :class:`~lab.chunking.InputTooLongError`, before any call, if a chunk (an object or a
+    stored row) is longer than ``embedder`` reads: the model would embed only its beginning. An
+    embedder that names no ``max_input_tokens`` is not checked."""
+    limit = getattr(embedder, "max_input_tokens", None)
+    if limit is not None:
+        check_input_limit([SimpleNamespace(id=c["id"], text=c["text"]) if isinstance(c, Mapping) else c
+                           for c in chunks], limit).raise_if_over()
+
+
 @dataclass(frozen=True)
 class DenseVectors:
     """A dense embedder's vectors for some chunks: embedded before a write (a network call), saved in it."""
@@ -170,9 +182,7 @@ class DenseVectors:
         Raises :class:`~lab.chunking.InputTooLongError` before any call if a chunk is longer than
         the embedder's ``max_input_tokens``: the model would embed only its beginning.
         """
-        limit = getattr(embedder, "max_input_tokens", None)  # an embedder that names no limit is not checked
-        if limit is not None:
-            check_input_limit(chunks, limit).raise_if_over()
+        check_embedder_limit(embedder, chunks)
         result = embedder.embed_documents([chunk.text for chunk in chunks])
         return cls(model=embedder.name, chunks=chunks, vectors=np.asarray(result.vectors, dtype=np.float32),
                    tokens=int(result.tokens))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
-from lab.ingest.models import DenseEmbedder
+from lab.ingest.models import DenseEmbedder, check_embedder_limit
 from lab.ingest.store import IndexStore, ModelMismatchError, StoreError
 from lab.vectors.search import Hit
 
@@ -55,8 +55,9 @@ class QueryVector:
         return cls(model=embedder.name, vector=np.asarray(embedder.embed_query(question), dtype=np.float32))
 
 
-def require_serving(store: IndexStore, model: str) -> None:
-    """Refuse, naming the fix, unless ``model`` is the one ``store`` serves."""
+def require_serving(store: IndexStore, model: str, purpose: str = "embed the question") -> None:
+    """Refuse, naming the fix, unless ``model`` is the one ``store`` serves (``purpose`` says what
+    the caller must do with the serving model instead)."""
     serving = store.serving_model()
     if model == serving:
         return
@@ -64,7 +65,7 @@ def require_serving(store: IndexStore, model: str) -> None:
     if pending and pending[0] == model:
         raise ModelNotServingError(f"model {model!r} is being switched in but does not serve yet; {serving!r} "
                                    "serves until ModelSwitch.commit()")
-    raise ModelNotServingError(f"the index serves model {serving!r}, not {model!r}: embed the question with "
+    raise ModelNotServingError(f"the index serves model {serving!r}, not {model!r}: {purpose} with "
                                f"{serving!r}, or switch models with ModelSwitch first")
 
 
@@ -106,6 +107,7 @@ class ModelSwitch:
             raise ModelMismatchError(f"the index already holds vectors of {new!r}: a switch fills a model the "
                                      "index does not have yet")
         rows = store.chunks(old)
+        check_embedder_limit(embedder, rows)  # the new model may read less than the old one did
         embedded = embed_in_batches(embedder, [row["text"] for row in rows], self.batch_size)  # before any write
         with store.transaction():
             store.begin_switch(new, old)
@@ -118,7 +120,7 @@ class ModelSwitch:
         new, old = self._pending()
         with self.store.transaction():
             self.store.set_serving_model(new)
-            self.store.replace_model([], np.zeros((0, 0), dtype=np.float32), old)
+            self.store.drop_model(old)
             self.store.end_switch()
         return new
 
@@ -126,7 +128,7 @@ class ModelSwitch:
         """Drop the prepared model's rows; the old model, which never stopped serving, stays."""
         new, old = self._pending()
         with self.store.transaction():
-            self.store.replace_model([], np.zeros((0, 0), dtype=np.float32), new)
+            self.store.drop_model(new)
             self.store.end_switch()
         return old
 
