@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from lab.errors import LabError
 from lab.ingest.store import IndexStore, TermCounts
 from lab.notion.pages import PageMetadata
+from lab.vectors.counting import learn_counts
 from lab.vectors.search import Hit
 
 __all__ = ["SearchCorpus", "UnknownAudienceError", "chunk_body"]
@@ -115,6 +116,11 @@ class SearchCorpus:
         if stored is None or stored.analyzer != repr(analyzer) or tuple(stored.ids) != self.ids:
             return None
         return stored.counts, stored.terms
+
+    def counts_for(self, analyzer: Any) -> tuple[sp.csr_matrix, list[str]]:
+        """The rows' term counts and terms under ``analyzer``: the stored ones when the index made
+        them with it, else counted from the texts now (what every count-based retriever fits on)."""
+        return self.stored_counts(analyzer) or learn_counts(self.texts, analyzer)
 
     def with_texts(self, texts: Iterable[str]) -> SearchCorpus:
         """The same rows with other texts (one per row): what a retriever scores changes, what hits say does not."""

@@ -20,8 +20,6 @@ import scipy.sparse as sp
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import BM25Retriever, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
-from lab.vectors.counting import learn_counts
-from lab.vectors.search import top_k_rows
 
 __all__ = ["RM3Retriever"]
 
@@ -53,18 +51,19 @@ class RM3Retriever(BM25Retriever):
         if not 0 <= self.original_weight <= 1:
             raise ValueError(f"original_weight must be between 0 and 1, not {self.original_weight!r}")
         super()._fit(corpus)
-        counts, _ = learn_counts(corpus.texts, self.analyzer)  # the same columns as the BM25 vocabulary
+
+    def _fit_counts(self, counts: sp.csr_matrix, terms: list[str]) -> None:
+        super()._fit_counts(counts, terms)  # the feedback's term shares use the very columns BM25 does
         lengths = np.maximum(np.asarray(counts.sum(axis=1), dtype=np.float64).ravel(), 1.0)
         self.term_shares_ = sp.csr_matrix(sp.diags(1.0 / lengths) @ counts.astype(np.float64))
 
     def expanded_query(self, query: str) -> dict[int, float]:
         """Column -> weight of the expanded query (the query alone when nothing matches it)."""
-        first, eligible = super()._score_and_eligible(query)
         columns = self.bm25_.query_terms(query)
         weights = {column: 0.0 for column in columns}
         for column in columns:
             weights[column] += self.original_weight / len(columns)
-        top = top_k_rows(first, self.fb_docs, mask=eligible)
+        top = self.bm25_.top_k(query, self.fb_docs)  # the first search: only rows holding a query term
         if not top:  # no row holds a query term (so the query has no known term either)
             return {}
         rows = [row for row, _ in top]

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
 from lab.ingest.models import CorpusModels
@@ -144,9 +145,7 @@ class TfidfRetriever(RowScorer):
         self.analyzer = analyzer
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        stored = corpus.stored_counts(self.analyzer)  # a stored index's counts: no text analysed again
-        models = CorpusModels(analyzer=self.analyzer)
-        models = models.fit_counts(*stored) if stored is not None else models.fit(corpus.texts)
+        models = CorpusModels(analyzer=self.analyzer).fit_counts(*corpus.counts_for(self.analyzer))
         self.vectorizer_, self.matrix_ = models.tfidf_, models.matrix_
         self.by_term_ = self.matrix_.tocsc()
 
@@ -224,9 +223,10 @@ class BM25Retriever(RowScorer):
         self.analyzer = analyzer
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        bm25 = BM25(k1=self.k1, b=self.b, idf=self.idf, analyzer=self.analyzer)
-        stored = corpus.stored_counts(self.analyzer)  # a stored index's counts: no text analysed again
-        self.bm25_ = bm25.fit_counts(*stored) if stored is not None else bm25.fit(corpus.texts)
+        self._fit_counts(*corpus.counts_for(self.analyzer))  # a stored index's counts: no text analysed again
+
+    def _fit_counts(self, counts: sp.csr_matrix, terms: list[str]) -> None:
+        self.bm25_ = BM25(k1=self.k1, b=self.b, idf=self.idf, analyzer=self.analyzer).fit_counts(counts, terms)
 
     def score(self, query: str) -> np.ndarray:
         """The BM25 score of every row for ``query``, shape (n_rows,), in corpus order, before any filter."""
@@ -235,16 +235,6 @@ class BM25Retriever(RowScorer):
 
     def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
         return self.bm25_.top_k_many(queries, k, mask=visible, min_score=min_score)
-
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
-        self._check_fitted("bm25_")
-        columns = self.bm25_.query_terms(query)
-        scores = self.bm25_.score(query)
-        if not columns:
-            return scores, np.zeros(scores.size, dtype=bool)
-        matched = self.bm25_.weights_[:, sorted(set(columns))].getnnz(axis=1) > 0
-        return scores, np.asarray(matched).ravel()
-
 
 class StoredVectorRetriever(RowScorer):
     """Cosine similarity against any model's vectors stored in an :class:`~lab.ingest.store.IndexStore`.
