@@ -418,11 +418,7 @@ class Workspace:
         also the text of its ``child_page`` block, so its parent is edited too."""
         page = self.pages[page_id]
         page.title = title
-        stamp = self._touch_page(page, user)
-        block = self.blocks.get(page_id)
-        if block is not None and block.type == "child_page":
-            block.edited, block.edited_by = stamp, self._user_id(user)
-            self._touch_page(self.pages[block.page_id], user)
+        self._edit_child_page_block(page_id, self._touch_page(page, user), user)
 
     def set_publishable(self, page_id: str, value: bool, user: str = "valeria") -> None:
         """Tick or untick the Publicable checkbox: a property edit, so the page is edited."""
@@ -441,13 +437,19 @@ class Workspace:
     def _set_in_trash(self, page_id: str, value: bool, user: str) -> None:
         page = self.pages[page_id]
         page.in_trash = value
-        stamp = self._touch_page(page, user)
+        # a sub-page's block leaves (or returns to) its parent's content: the parent is edited too
+        self._edit_child_page_block(page_id, self._touch_page(page, user), user, in_trash=value)
+
+    def _edit_child_page_block(self, page_id: str, stamp: str, user: str, in_trash: bool | None = None) -> None:
+        """A sub-page's title and presence are also its parent's content: stamp its ``child_page``
+        block (moving it to or from the trash when ``in_trash`` is given) and edit the parent."""
         block = self.blocks.get(page_id)
-        if block is not None and block.type == "child_page":
-            # a sub-page's block leaves (or returns to) its parent's content: the parent is edited too
-            block.in_trash = value
-            block.edited, block.edited_by = stamp, self._user_id(user)
-            self._touch_page(self.pages[block.page_id], user)
+        if block is None or block.type != "child_page":
+            return
+        if in_trash is not None:
+            block.in_trash = in_trash
+        block.edited, block.edited_by = stamp, self._user_id(user)
+        self._touch_page(self.pages[block.page_id], user)
 
     def share(self, integration_key: str, object_id_: str) -> None:
         """Add a connection to a page or data source. Permissions are not content: no edit stamp."""
