@@ -29,11 +29,12 @@ import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.errors import LabError
+from lab.ingest.deletion_guardrail import check_deletion_share
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
 from lab.ingest.models import DenseEmbedder, check_embedder_limit
 from lab.ingest.serving import SwitchPendingError, require_serving
 from lab.ingest.store import IngestedFile, IndexStore
-from lab.ingest.sync import ConcurrentSyncError, GuardrailError
+from lab.ingest.sync import ConcurrentSyncError
 
 __all__ = ["FolderNotFoundError", "FileNotTextError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
@@ -247,7 +248,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
                   max_delete_share: float = 0.5, force: bool = False) -> IngestReport:
     """Make ``store``'s chunks of ``source`` mirror the files under ``root``; what the run did.
 
-    Raises :class:`~lab.ingest.sync.GuardrailError` (nothing written) when the run would delete
+    Raises :class:`~lab.ingest.deletion_guardrail.GuardrailError` (nothing written) when the run would delete
     more than ``max_delete_share`` of the source's chunks and ``force`` is not set;
     :class:`~lab.ingest.serving.ModelNotServingError` when ``embedder`` is not the model the
     index serves; :class:`~lab.ingest.serving.SwitchPendingError` while a model switch is prepared.
@@ -258,13 +259,10 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
     files = _read_folder(Path(root), chunkers)
     with store.read_transaction():
         plan = _plan(store, source, files, chunkers, model)
-    total = plan.total
-    if total and len(plan.deleted) / total > max_delete_share and not force:
-        raise GuardrailError(
-            f"this run would delete {len(plan.deleted)} of the {total} chunks of {source!r} "
-            f"({100 * len(plan.deleted) / total:.0f} %, more than the {100 * max_delete_share:.0f} % allowed) and "
-            f"{len(plan.removed_files)} of its files are missing: nothing was written. Check the folder (a partial "
-            "checkout? a wrong path?), then run again with force=True if the files really went.")
+    check_deletion_share(
+        len(plan.deleted), plan.total, max_delete_share, force=force, run="this run", scope=f"of {source!r}",
+        explanation=f" and {len(plan.removed_files)} of its files are missing: nothing was written. Check the "
+        "folder (a partial checkout? a wrong path?), then run again with force=True if the files really went.")
     check_embedder_limit(embedder, plan.embed)
     embedded = embed_in_batches(embedder, [c.text for c in plan.embed], batch_size)  # every call before a write
     generation = _write(store, source, plan, embedded.vectors, model)

@@ -40,6 +40,7 @@ from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint
+from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
@@ -55,10 +56,6 @@ __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "ConcurrentSyncError", 
 
 #: How many times a run plans again when another run published into the index while it read.
 MAX_ATTEMPTS = 3
-
-
-class GuardrailError(LabError, RuntimeError):
-    """A reconciliation would delete more of the index than allowed; nothing was written."""
 
 
 class ConcurrentSyncError(LabError, RuntimeError):
@@ -288,13 +285,11 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
 
     deleting = len(vanished | removed_chunks)
     held = base.chunk_count
-    if held and deleting / held > config.max_delete_share and not force:
-        raise GuardrailError(
-            f"this sync would delete {deleting} of the {held} chunks in the index "
-            f"({100 * deleting / held:.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
-            f"{len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. That "
-            "usually means the integration lost access or the publishable property changed, not that the pages "
-            "were retired. Nothing was written; run again with force=True if the deletion is intended.")
+    check_deletion_share(
+        deleting, held, config.max_delete_share, force=force, run="this sync", scope="in the index",
+        explanation=f": {len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. "
+        "That usually means the integration lost access or the publishable property changed, not that the pages "
+        "were retired. Nothing was written; run again with force=True if the deletion is intended.")
 
     report = SyncReport(kind="incremental", watermark_before=watermark,
                         watermark=max([watermark] + [p["last_edited_time"] for p in changed]),
