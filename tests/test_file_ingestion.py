@@ -16,6 +16,7 @@ from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
                         stale_chunks)
 from lab.ingest.files import ChunkIdCollisionError, FileNotTextError, FolderNotFoundError
+from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.serving import ModelNotServingError
 
 EDITED = "guides/quickstart.md"
@@ -156,20 +157,82 @@ def test_a_run_with_another_model_than_the_serving_one_is_refused(store, folder,
         ingest_folder(store, folder, other)
 
 
-def test_a_run_that_finds_another_run_published_meanwhile_writes_nothing(store, folder, embedder, monkeypatch) -> None:
+def _content(store: IndexStore) -> tuple:
+    return store.state(), store.ingested_files("docs"), store.file_chunk_ids("docs")
+
+
+def _texts(store: IndexStore, model: str) -> str:
+    return " ".join(row["text"] for row in store.chunks(model))
+
+
+def test_a_run_that_another_run_overtook_plans_again_from_the_folder_as_it_now_is(tmp_path, folder, embedder,
+                                                                                  monkeypatch) -> None:
+    store_a, store_b = IndexStore(tmp_path / "index.sqlite"), IndexStore(tmp_path / "index.sqlite")
+    ingest_folder(store_a, folder, embedder)
+    quickstart = folder / EDITED
+    original = quickstart.read_text(encoding="utf-8")
+    quickstart.write_text(original.replace("fifteen minutes", "ten minutes"), encoding="utf-8")
+    embed, overtaken = embedder.embed_documents, []
+
+    def overtake(texts):  # run A has planned the edit; the file is edited again, and run B publishes it
+        if not overtaken:
+            overtaken.append(True)
+            quickstart.write_text(original.replace("fifteen minutes", "five minutes"), encoding="utf-8")
+            ingest_folder(store_b, folder, embedder)
+        return embed(texts)
+
+    monkeypatch.setattr(embedder, "embed_documents", overtake)
+    report = ingest_folder(store_a, folder, embedder)
+    assert report.attempts == 2 and not report.wrote  # its second plan found the folder indexed as it is
+    assert "five minutes" in _texts(store_a, embedder.name) and "ten minutes" not in _texts(store_a, embedder.name)
+    fresh = IndexStore(":memory:")
+    ingest_folder(fresh, folder, embedder)
+    assert _content(store_a) == _content(fresh)
+
+
+def test_a_run_overtaken_by_another_source_writes_its_own_changes_on_its_second_attempt(tmp_path, folder, embedder,
+                                                                                        monkeypatch) -> None:
+    store_a, store_b = IndexStore(tmp_path / "index.sqlite"), IndexStore(tmp_path / "index.sqlite")
+    ingest_folder(store_a, folder, embedder)
+    quickstart = folder / EDITED
+    quickstart.write_text(quickstart.read_text(encoding="utf-8").replace("fifteen minutes", "ten minutes"),
+                          encoding="utf-8")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "opening-hours.md").write_text("# Opening hours\n\n## Weekdays\n\nFrom nine to six.\n", encoding="utf-8")
+    embed, overtaken = embedder.embed_documents, []
+
+    def overtake(texts):  # run B publishes another source while run A embeds
+        if not overtaken:
+            overtaken.append(True)
+            ingest_folder(store_b, notes, embedder, source="notes")
+        return embed(texts)
+
+    monkeypatch.setattr(embedder, "embed_documents", overtake)
+    report = ingest_folder(store_a, folder, embedder)
+    assert report.attempts == 2 and report.chunks_changed >= 1 and report.generation == 3
+    texts = _texts(store_a, embedder.name)
+    assert "ten minutes" in texts and "From nine to six." in texts and "fifteen minutes" not in texts
+    assert list(store_a.ingested_files("notes")) == ["opening-hours.md"]
+
+
+def test_a_run_overtaken_at_every_attempt_gives_up_in_one_line_and_writes_nothing(store, folder, embedder,
+                                                                                 monkeypatch) -> None:
     ingest_folder(store, folder, embedder)
     (folder / EDITED).unlink()
-    embed = embedder.embed_documents
+    embed, published = embedder.embed_documents, []
 
     def publish_meanwhile(texts):
-        store.bump_generation()  # another process's run lands while this one embeds
+        store.bump_generation()  # another process's run lands while this one embeds, every time
+        published.append(store.generation())
         return embed(texts)
 
     (folder / "new.md").write_text("# New\n\n## Section\n\nA new page.\n", encoding="utf-8")
     monkeypatch.setattr(embedder, "embed_documents", publish_meanwhile)
     chunks, files = store.chunk_ids(), store.ingested_files("docs")
-    with pytest.raises(ConcurrentSyncError, match="nothing was written"):
+    with pytest.raises(ConcurrentSyncError, match="nothing was written") as refusal:
         ingest_folder(store, folder, embedder)
+    assert len(published) == MAX_ATTEMPTS and "\n" not in str(refusal.value)
     assert (store.chunk_ids(), store.ingested_files("docs")) == (chunks, files)
 
 

@@ -14,10 +14,12 @@ import copy
 import shutil
 import tempfile
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lab.course.step_history import StepHistory
 from lab.ingest.store import IndexStore
 
 __all__ = ["FolderStory"]
@@ -30,33 +32,25 @@ class _Snapshot:
     kept: dict[str, Any]
 
 
-class FolderStory:
+class FolderStory(StepHistory[_Snapshot]):
     """A scratch copy of ``corpus``, an in-memory index, and the world before each step, by name.
 
     ``kept`` holds other objects a step may change (``story.kept["cache"]``); they are restored too.
     """
 
     def __init__(self, corpus: Path, **kept: Any) -> None:
+        super().__init__()
         scratch = Path(tempfile.mkdtemp(prefix="lab-files-"))
         weakref.finalize(self, shutil.rmtree, scratch, True)  # the copy goes with the story
         self.folder = Path(shutil.copytree(corpus, scratch / Path(corpus).name))
         self.store = IndexStore(":memory:")
         self.kept = dict(kept)
         self.records: dict[str, Any] = {}
-        self._before: dict[str, _Snapshot] = {}
 
     def step(self, name: str) -> tuple[Path, IndexStore]:
         """Start step ``name`` from the world as it was when it first ran (forgetting later steps),
         or from the world as it is now on its first run. Returns (folder, index)."""
-        if name in self._before:
-            names = list(self._before)
-            for later in names[names.index(name):]:
-                self.records.pop(later, None)
-            for later in names[names.index(name) + 1:]:
-                del self._before[later]
-            self._restore(self._before[name])
-        else:
-            self._before[name] = _Snapshot(self._files(), self.store.serialize(), copy.deepcopy(self.kept))
+        self._begin(name)
         self._current = name
         return self.folder, self.store
 
@@ -64,6 +58,13 @@ class FolderStory:
         """Keep what the current step produced (a run report), in step order; returns it."""
         self.records[self._current] = value
         return value
+
+    def _forget(self, names: Sequence[str]) -> None:
+        for name in names:  # the re-run step records anew
+            self.records.pop(name, None)
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(self._files(), self.store.serialize(), copy.deepcopy(self.kept))
 
     def _files(self) -> dict[str, bytes]:
         return {p.relative_to(self.folder).as_posix(): p.read_bytes()

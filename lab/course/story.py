@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.client import NotionClient
+from lab.course.step_history import StepHistory
 from lab.simulator.simulator import NotionSimulator
 from lab.simulator.workspace import Workspace
 from lab.clock import SimulatedClock
@@ -49,29 +50,18 @@ class _Snapshot:
     index: bytes
 
 
-class Story:
+class Story(StepHistory[_Snapshot]):
     """The world before each step of a lesson, by step name, in the order steps first ran."""
 
     def __init__(self, world: World) -> None:
+        super().__init__()
         self.world = world
-        self._before: dict[str, _Snapshot] = {}
 
     def step(self, name: str) -> tuple[Workspace, SimulatedClock, NotionClient, IndexStore]:
         """Start step ``name``: from the world as it was when this step first ran, if it ran
         before; otherwise from the world as it is now. Returns (workspace, clock, client, index)."""
-        if name in self._before:
-            names = list(self._before)
-            for later in names[names.index(name) + 1:]:
-                del self._before[later]
-            self._restore(self._before[name])
-        else:
-            self._before[name] = self._snapshot()
+        self._begin(name)
         return self.world.parts
-
-    @property
-    def steps(self) -> list[str]:
-        """The steps recorded so far, in order."""
-        return list(self._before)
 
     def _snapshot(self) -> _Snapshot:
         simulator, client = copy.deepcopy((self.world.simulator, self.world.client))

@@ -11,8 +11,9 @@ cache keyed by the generation knows when to forget.
 
 A run that would delete more than ``max_delete_share`` of the source's chunks refuses and
 writes nothing (a partial checkout or a wrong path looks exactly like mass deletion); run it
-again with ``force=True`` if the files really went. A run with nothing to do writes nothing, and
-a run that finds another run published while it read writes nothing either (run it again).
+again with ``force=True`` if the files really went. A run with nothing to do writes nothing. A
+run that finds another run published while it read and embedded writes nothing and plans again,
+from the folder and the index as they now are (:mod:`lab.ingest.replanning`), as the page sync does.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.errors import LabError
+from lab.ingest.deletion_guardrail import check_deletion_share
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
 from lab.ingest.models import DenseEmbedder, check_embedder_limit
+from lab.ingest.replanning import check_unmoved, publish_with_replanning
 from lab.ingest.serving import SwitchPendingError, require_serving
 from lab.ingest.store import IngestedFile, IndexStore
-from lab.ingest.sync import ConcurrentSyncError, GuardrailError
 
 __all__ = ["FolderNotFoundError", "FileNotTextError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
@@ -142,6 +144,7 @@ class IngestReport:
     generation: int
     changed_ids: tuple[str, ...] = ()
     deleted_ids: tuple[str, ...] = ()
+    attempts: int = 1  # 2 or more: another run published while this one read, and it planned again
 
     @property
     def wrote(self) -> bool:
@@ -247,34 +250,38 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
                   max_delete_share: float = 0.5, force: bool = False) -> IngestReport:
     """Make ``store``'s chunks of ``source`` mirror the files under ``root``; what the run did.
 
-    Raises :class:`~lab.ingest.sync.GuardrailError` (nothing written) when the run would delete
+    Raises :class:`~lab.ingest.deletion_guardrail.GuardrailError` (nothing written) when the run would delete
     more than ``max_delete_share`` of the source's chunks and ``force`` is not set;
     :class:`~lab.ingest.serving.ModelNotServingError` when ``embedder`` is not the model the
-    index serves; :class:`~lab.ingest.serving.SwitchPendingError` while a model switch is prepared.
+    index serves; :class:`~lab.ingest.serving.SwitchPendingError` while a model switch is prepared;
+    :class:`~lab.ingest.replanning.ConcurrentSyncError` (nothing written) when other runs published
+    into the index during each of its attempts.
     """
     chunkers = chunkers or FileChunkers()
     model = embedder.name
-    _check_model(store, model)
-    files = _read_folder(Path(root), chunkers)
-    with store.read_transaction():
-        plan = _plan(store, source, files, chunkers, model)
-    total = plan.total
-    if total and len(plan.deleted) / total > max_delete_share and not force:
-        raise GuardrailError(
-            f"this run would delete {len(plan.deleted)} of the {total} chunks of {source!r} "
-            f"({100 * len(plan.deleted) / total:.0f} %, more than the {100 * max_delete_share:.0f} % allowed) and "
-            f"{len(plan.removed_files)} of its files are missing: nothing was written. Check the folder (a partial "
-            "checkout? a wrong path?), then run again with force=True if the files really went.")
-    check_embedder_limit(embedder, plan.embed)
-    embedded = embed_in_batches(embedder, [c.text for c in plan.embed], batch_size)  # every call before a write
-    generation = _write(store, source, plan, embedded.vectors, model)
-    return IngestReport(
-        model=model, files_read=len(files), files_cut=len(plan.records), files_removed=len(plan.removed_files),
-        chunks_new=len(plan.new), chunks_changed=len(plan.changed), chunks_unchanged=plan.unchanged,
-        chunks_deleted=len(plan.deleted), chunks_stale=plan.stale,
-        chunks_total=sum(len(ids) for ids in store.file_chunk_ids(source).values()),
-        texts_embedded=embedded.texts, batches=embedded.batches, tokens_embedded=embedded.tokens,
-        generation=generation, changed_ids=tuple(sorted(plan.changed)), deleted_ids=tuple(plan.deleted))
+
+    def attempt(number: int) -> IngestReport:  # the folder and the index are read afresh each time
+        _check_model(store, model)
+        files = _read_folder(Path(root), chunkers)
+        with store.read_transaction():
+            plan = _plan(store, source, files, chunkers, model)
+        check_deletion_share(
+            len(plan.deleted), plan.total, max_delete_share, force=force, run="this run", scope=f"of {source!r}",
+            explanation=f" and {len(plan.removed_files)} of its files are missing: nothing was written. Check the "
+            "folder (a partial checkout? a wrong path?), then run again with force=True if the files really went.")
+        check_embedder_limit(embedder, plan.embed)
+        embedded = embed_in_batches(embedder, [c.text for c in plan.embed], batch_size)  # every call before a write
+        generation = _write(store, source, plan, embedded.vectors, model)
+        return IngestReport(
+            model=model, files_read=len(files), files_cut=len(plan.records), files_removed=len(plan.removed_files),
+            chunks_new=len(plan.new), chunks_changed=len(plan.changed), chunks_unchanged=plan.unchanged,
+            chunks_deleted=len(plan.deleted), chunks_stale=plan.stale,
+            chunks_total=sum(len(ids) for ids in store.file_chunk_ids(source).values()),
+            texts_embedded=embedded.texts, batches=embedded.batches, tokens_embedded=embedded.tokens,
+            generation=generation, changed_ids=tuple(sorted(plan.changed)), deleted_ids=tuple(plan.deleted),
+            attempts=number)
+
+    return publish_with_replanning(store, attempt)
 
 
 def _check_model(store: IndexStore, model: str) -> None:
@@ -287,14 +294,13 @@ def _check_model(store: IndexStore, model: str) -> None:
 
 
 def _write(store: IndexStore, source: str, plan: _Plan, vectors: np.ndarray, model: str) -> int:
-    """Apply the plan in one transaction; the index's generation after it."""
+    """Apply the plan in one transaction, if no other run published since it was made; the
+    index's generation after it."""
     content_changed = bool(plan.embed or plan.deleted or plan.refresh)
     if not (content_changed or plan.records or plan.removed_files):
         return store.generation()
     with store.transaction():
-        if store.generation() != plan.generation:
-            raise ConcurrentSyncError("another run published into the index while this one read the folder; "
-                                      "nothing was written: run again, it will plan from the index as it is now")
+        check_unmoved(store, plan.generation)
         if plan.embed:
             store.put_chunks([_row(c) for c in plan.embed], vectors, model)
         if plan.refresh:

@@ -34,16 +34,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.errors import LabError
 from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint
+from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
 from lab.ingest.models import TFIDF_MODEL, DenseEmbedder, DenseVectors
+from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.notion.pages import PageMetadata
@@ -52,22 +53,6 @@ from lab.vectors.counting import learn_counts
 
 __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
            "cost_table", "MAX_ATTEMPTS"]
-
-#: How many times a run plans again when another run published into the index while it read.
-MAX_ATTEMPTS = 3
-
-
-class GuardrailError(LabError, RuntimeError):
-    """A reconciliation would delete more of the index than allowed; nothing was written."""
-
-
-class ConcurrentSyncError(LabError, RuntimeError):
-    """Other runs kept publishing into the index while this one read; nothing was written."""
-
-
-class _IndexMoved(Exception):
-    """Another run published after this one took its snapshot: plan again."""
-
 
 @dataclass
 class SyncConfig:
@@ -159,8 +144,7 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
     published since its snapshot."""
     dense = DenseVectors.embed(config.dense, changes.embed) if config.dense and changes.embed else None
     with store.transaction():  # the embedding above is a network call: it happens before any write
-        if store.generation() != changes.generation:
-            raise _IndexMoved
+        check_unmoved(store, changes.generation)
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
         store.delete_pages(changes.remove_pages)
         store.delete_chunks(changes.delete_chunks)
@@ -181,17 +165,13 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
 def _publish(store: IndexStore, config: SyncConfig,
              plan: Callable[[IndexSnapshot], tuple[_Changes, SyncReport]]) -> SyncReport:
     """Plan against a snapshot and write; plan again if another run published meanwhile."""
-    for attempt in range(1, MAX_ATTEMPTS + 1):
+    def attempt(number: int) -> SyncReport:
         changes, report = plan(store.snapshot(config.source))
-        report.attempts = attempt
-        try:
-            _write(store, config, changes, report)
-            return report
-        except _IndexMoved:
-            continue
-    raise ConcurrentSyncError(
-        f"other runs published into {store.path} while this one was reading, {MAX_ATTEMPTS} times in a row; "
-        "nothing was written. Run it again when they have finished.")
+        report.attempts = number
+        _write(store, config, changes, report)
+        return report
+
+    return publish_with_replanning(store, attempt)
 
 
 def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None) -> SyncReport:
@@ -288,13 +268,11 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
 
     deleting = len(vanished | removed_chunks)
     held = base.chunk_count
-    if held and deleting / held > config.max_delete_share and not force:
-        raise GuardrailError(
-            f"this sync would delete {deleting} of the {held} chunks in the index "
-            f"({100 * deleting / held:.0f} %, more than the {100 * config.max_delete_share:.0f} % allowed): "
-            f"{len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. That "
-            "usually means the integration lost access or the publishable property changed, not that the pages "
-            "were retired. Nothing was written; run again with force=True if the deletion is intended.")
+    check_deletion_share(
+        deleting, held, config.max_delete_share, force=force, run="this sync", scope="in the index",
+        explanation=f": {len(removed_pages)} of {len(indexed)} indexed pages are no longer publishable or visible. "
+        "That usually means the integration lost access or the publishable property changed, not that the pages "
+        "were retired. Nothing was written; run again with force=True if the deletion is intended.")
 
     report = SyncReport(kind="incremental", watermark_before=watermark,
                         watermark=max([watermark] + [p["last_edited_time"] for p in changed]),
