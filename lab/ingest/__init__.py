@@ -5,6 +5,7 @@ the same way, and switch the model that serves searches without a gap.
 >>> from lab.ingest import IndexStore, full_index, incremental_sync
 """
 
+from lab.ingest.deletion_guardrail import GuardrailError
 from lab.ingest.embedding_batches import EmbeddedTexts, embed_in_batches
 from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotTextError, FolderNotFoundError, IngestReport,
                               ingest_folder, stale_chunks)
@@ -12,11 +13,11 @@ from lab.ingest.indexing import OfflineIndex, ask_index
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseVectors, lsa_model_name, stored_tfidf
 from lab.ingest.offline_embedder import LsaEmbedder
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
+from lab.ingest.replanning import ConcurrentSyncError
 from lab.ingest.serving import (ModelNotServingError, ModelSwitch, NoSwitchError, QueryVector, SwitchPendingError,
                                 SwitchReport, search_serving)
 from lab.ingest.store import IndexStore, ModelMismatchError, SchemaVersionError, StoreError
-from lab.ingest.sync import (ConcurrentSyncError, GuardrailError, SyncConfig, SyncReport, cost_table, full_index,
-                             incremental_sync)
+from lab.ingest.sync import SyncConfig, SyncReport, cost_table, full_index, incremental_sync
 
 __all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "stored_tfidf", "OfflineIndex",
            "ask_index", "find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "IndexStore",
