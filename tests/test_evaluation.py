@@ -226,11 +226,11 @@ def test_compare_methods_gives_one_row_of_means_per_method_and_each_per_question
     assert per_question["finds A"]["recall@8"].tolist() == [1.0, 0.0]
 
 
-def test_miss_table_lists_questions_some_method_misses_most_missed_first() -> None:
+def test_miss_table_lists_questions_some_method_misses_most_missed_first_and_says_all_for_every_method() -> None:
     questions = [LabelledQuestion(q, f"text {q}", frozenset({q})) for q in ("q1", "q2", "q3")]
     per_question = {"A": pd.DataFrame({"question": ["q1", "q2", "q3"], "recall@8": [0.0, 1.0, 0.0]}),
                     "B": pd.DataFrame({"question": ["q1", "q2", "q3"], "recall@8": [1.0, 1.0, 0.0]})}
     table = miss_table(per_question, questions, "recall@8")
     assert table.to_dict("records") == [
-        {"question": "q3", "text": "text q3", "methods missing": 2, "missed by": "A, B"},
+        {"question": "q3", "text": "text q3", "methods missing": 2, "missed by": "all"},
         {"question": "q1", "text": "text q1", "methods missing": 1, "missed by": "A"}]

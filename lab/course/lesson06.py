@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
-from lab.client import FixedRate, NotionClient, collect_paginated_api
+from lab.client import FixedRate, NotionClient, RequestRecord, collect_paginated_api
 from lab.course.edits import afternoon_edits, apply_edits, move_section_to_sub_page
 from lab.course.exercises import Exercises
 from lab.course.story import Story, World
@@ -19,8 +20,8 @@ from lab.simulator import in_process_session
 from lab.simulator.workspace import Page
 
 __all__ = ["SEED", "STORAGE_FAQ", "POLICY", "fresh_world", "afternoon_story", "storage_faq_edit",
-           "exceptions_to_a_sub_page", "exceptions_edit", "sync_summary", "interrupted_first_indexes", "exercise",
-           "key_figures"]
+           "exceptions_to_a_sub_page", "exceptions_edit", "sync_summary", "requests_by_kind",
+           "interrupted_first_indexes", "exercise", "key_figures"]
 
 SEED = 6  # seeds latency and request ids
 STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
@@ -83,6 +84,20 @@ def sync_summary(report: SyncReport) -> pd.DataFrame:
     ], columns=["measure", "value"])
 
 
+def requests_by_kind(records: Sequence[RequestRecord], page_ids: Collection[str]) -> dict[str, int]:
+    """Count a run's requests by what they asked for: data source queries and searches,
+    the block lists of pages themselves, and the lists of blocks nested inside them (lesson 01)."""
+    counts = {"queries and searches": 0, "page block lists": 0, "nested block lists": 0}
+    for record in records:
+        if record.endpoint != "blocks.children.list":
+            counts["queries and searches"] += 1
+        elif record.route.split("/")[3] in page_ids:
+            counts["page block lists"] += 1
+        else:
+            counts["nested block lists"] += 1
+    return counts
+
+
 def interrupted_first_indexes(shares: tuple[float, ...] = (0.25, 0.50, 0.90)) -> pd.DataFrame:
     """The first index killed after each share of its requests, then run again: what it resumed
     from, what it still had to read, and whether it ended equal to an uninterrupted one."""
@@ -101,10 +116,10 @@ def interrupted_first_indexes(shares: tuple[float, ...] = (0.25, 0.50, 0.90)) ->
             pass
         clock.advance(600)  # ten minutes later, someone runs the same command again
         resumed = full_index(world.client, world.store, clock)
-        rows.append({"killed at request": crash_at, "share of the index": f"{share:.0%}",
+        rows.append({"killed at request": crash_at, "share of requests done": f"{share:.0%}",
                      "pages kept": resumed.pages_resumed, "requests after resuming": resumed.requests,
                      "requests saved": uninterrupted - resumed.requests,
-                     "same index as uninterrupted": world.store.state() == whole.store.state()})
+                     "same index": world.store.state() == whole.store.state()})
     return pd.DataFrame(rows)
 
 

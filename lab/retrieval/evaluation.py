@@ -272,14 +272,15 @@ def compare_methods(searches: Mapping[str, Callable[[LabelledQuestion], Sequence
 
 def miss_table(per_question: Mapping[str, pd.DataFrame], questions: Sequence[LabelledQuestion],
                metric: str) -> pd.DataFrame:
-    """The questions some method misses (``metric`` = 0), the most-missed first: how many methods, and which."""
+    """The questions some method misses (``metric`` = 0), the most-missed first: how many methods, and
+    which ("all" when every method misses it, so the questions that set methods apart stand out)."""
     missed = {name: set(misses(table, metric)) for name, table in per_question.items()}
     rows = []
     for question in questions:
         by = [name for name in per_question if question.id in missed[name]]
         if by:
             rows.append({"question": question.id, "text": question.question, "methods missing": len(by),
-                         "missed by": ", ".join(by)})
+                         "missed by": "all" if len(by) == len(per_question) else ", ".join(by)})
     table = pd.DataFrame(rows, columns=["question", "text", "methods missing", "missed by"])
     return table.sort_values(["methods missing", "question"], ascending=[False, True], kind="stable",
                              ignore_index=True)
