@@ -75,8 +75,8 @@ def runs_table(records: Mapping[str, object]) -> pd.DataFrame:
 
 
 def cache_table(records: Mapping[str, object]) -> pd.DataFrame:
-    """Every question the story asked the cache: at which index version, hit or miss, the answer."""
-    rows = [{"step": step, "index_version": asked.version, "hit": asked.hit, "best_source": asked.answer}
+    """Every question the story asked the cache: at which index generation, hit or miss, the answer."""
+    rows = [{"step": step, "generation": asked.version, "hit": asked.hit, "best_source": asked.answer}
             for step, answers in records.items() if isinstance(answers, list)
             for asked in answers if isinstance(asked, CachedAnswer)]
     return pd.DataFrame(rows)
