@@ -29,7 +29,8 @@ def page_table(corpus: ChunkedCorpus) -> pd.DataFrame:
 
 
 def table_by_type(corpus: ChunkedCorpus) -> pd.DataFrame:
-    """Table 2: pages, body tokens (headings excluded), body tokens per page and chunks, by page type, with a total row."""
+    """Table 2 by page type, with a total row: pages, body tokens (headings excluded), their mean
+    per page, and chunks."""
     table = (page_table(corpus).groupby("type")
              .agg(pages=("tokens", "size"), tokens=("tokens", "sum"), mean_tokens=("tokens", "mean"),
                   chunks=("chunks", "sum"))
