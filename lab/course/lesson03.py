@@ -82,5 +82,5 @@ def _rewritten_sentence() -> dict:
 def key_figures(tables: Path) -> str:
     """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
     totals = dict(pd.read_csv(tables / "03_chunk_totals.csv").values)
-    return (f"{int(totals['chunks'])} chunks from {int(totals['sections'])} sections, mean {totals['mean tokens per chunk']} "
+    return (f"{int(totals['chunks'])} chunks from {int(totals['sections with text'])} sections, mean {totals['mean tokens per chunk']} "
             f"tokens, overlap +{totals['overlap overhead %']} %")
