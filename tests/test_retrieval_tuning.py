@@ -64,6 +64,17 @@ def test_bm25f_does_not_let_a_long_body_dilute_a_title_match() -> None:
     assert fields[0] == pytest.approx(fields[1]) and repeated[0] > repeated[1]
 
 
+def test_bm25f_ranks_a_batch_of_queries_as_its_scores_rank_each_one() -> None:
+    fields = BM25FRetriever().fit(CORPUS)
+    questions = ["¿Alérgenos del polvorón?", "cacahuate cacahuate", "horario", "nada que ver"]
+    for question, hits in zip(questions, fields.search_many(questions, k=3)):
+        scores = fields.score(question)
+        matched = [row for row in np.argsort(-scores, kind="stable") if scores[row] > 0]
+        assert [hit.id for hit in hits] == [CORPUS.ids[row] for row in matched]
+        assert [hit.score for hit in hits] == pytest.approx([scores[row] for row in matched])
+    assert fields.search("cacahuate", k=3, min_score=100.0) == []
+
+
 def test_bm25f_wants_one_weight_and_one_b_per_field() -> None:
     with pytest.raises(ValueError, match="one value per field"):
         BM25FRetriever(weights=(2, 1)).fit(CORPUS)

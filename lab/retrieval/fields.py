@@ -23,10 +23,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus, chunk_body
-from lab.retrieval.retrievers import RowScorer, TextAnalyzer
+from lab.retrieval.retrievers import Ranked, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
 from lab.vectors.bm25 import BM25_IDF
-from lab.vectors.counting import learn_counts
+from lab.vectors.counting import known_term_columns, learn_counts
+from lab.vectors.search import top_k_sparse_product
 
 __all__ = ["FIELDS", "BM25FRetriever"]
 
@@ -102,8 +103,17 @@ class BM25FRetriever(RowScorer):
 
     def query_terms(self, query: str) -> list[int]:
         """Columns of the query's known terms, repeats kept (a repeated term counts again, as in BM25)."""
+        return self._occurrences([query]).indices.tolist()
+
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        """All queries ranked at once, as :class:`~lab.retrieval.BM25Retriever` ranks them: only rows
+        holding a query term are scored, one term's rows at a time."""
+        return top_k_sparse_product(self._occurrences(queries), self.weights_, k, mask=visible, min_score=min_score)
+
+    def _occurrences(self, queries: list[str]) -> sp.csr_matrix:
+        """The queries' known terms, one row per query, a 1 per occurrence in query order."""
         self._check_fitted("weights_")
-        return [self.vocabulary_[term] for term in self.analyzer(query) if term in self.vocabulary_]
+        return known_term_columns(queries, self.analyzer, self.vocabulary_)
 
     def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         columns = self.query_terms(query)

@@ -104,7 +104,8 @@ class RowScorer(Retriever):
         """The ``k`` best visible rows of each query scoring at least ``min_score``.
 
         This default scores one query at a time with :meth:`_score_and_eligible`, for scorers with
-        no batch form (BM25F, RM3); TF-IDF, LSA, BM25 and stored vectors rank a batch at once.
+        no batch form (RM3, whose expanded query depends on each query's own first results);
+        TF-IDF, LSA, BM25, BM25F and stored vectors rank a batch at once.
         """
         ranked = []
         for query in queries:
