@@ -136,9 +136,9 @@ class TfidfRetriever(RowScorer):
     Attributes
     ----------
     vectorizer_ : the fitted :class:`~lab.vectors.TfidfVectorizer`.
-    matrix_ : scipy.sparse.csr_matrix of shape (n_rows, n_terms).
-    by_term_ : scipy.sparse.csc_matrix, ``matrix_`` by column (each term's rows in one slice):
-        a search adds up the weights of the rows containing its terms only; the others score 0.
+    by_term_ : scipy.sparse.csc_matrix of shape (n_rows, n_terms), the unit TF-IDF rows kept by
+        column (each term's rows in one slice): a search adds up the weights of the rows
+        containing its terms only; the others score 0. One copy: a CSR twice the memory at scale.
     corpus_ : the corpus searched.
     """
 
@@ -147,13 +147,12 @@ class TfidfRetriever(RowScorer):
 
     def _fit(self, corpus: SearchCorpus) -> None:
         models = CorpusModels(analyzer=self.analyzer).fit_counts(*corpus.counts_for(self.analyzer))
-        self.vectorizer_, self.matrix_ = models.tfidf_, models.matrix_
-        self.by_term_ = self.matrix_.tocsc()
+        self.vectorizer_, self.by_term_ = models.tfidf_, models.matrix_.tocsc()
 
     def score(self, query: str) -> np.ndarray:
         """The cosine of every row with ``query``, shape (n_rows,), in corpus order, before any filter."""
-        self._check_fitted("matrix_")
-        return cosine_scores(self.matrix_, self.vectorizer_.transform([query]))
+        self._check_fitted("by_term_")
+        return cosine_scores(self.by_term_, self.vectorizer_.transform([query]))
 
     def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
         return top_k_sparse_product(self.vectorizer_.transform(queries), self.by_term_, k, mask=visible,
