@@ -69,6 +69,22 @@ def test_editing_a_file_changes_only_its_own_chunks(store, folder, embedder) -> 
     assert report.generation == 2
 
 
+def test_a_run_looks_up_only_the_chunks_of_the_files_it_cuts_again(store, folder, embedder, monkeypatch) -> None:
+    ingest_folder(store, folder, embedder)
+    asked: list = []
+    for name in ("chunks", "page_chunks", "chunk_ids"):
+        method = getattr(store, name)
+        monkeypatch.setattr(store, name, lambda *args, _m=method, _n=name, **kw: asked.append((_n, args)) or _m(*args, **kw))
+    ingest_folder(store, folder, embedder)
+    assert asked == []  # nothing to cut again: no chunk row is read
+    path = folder / EDITED
+    path.write_text(path.read_text(encoding="utf-8").replace("fifteen minutes", "ten minutes"), encoding="utf-8")
+    ingest_folder(store, folder, embedder)
+    own = set(store.file_chunk_ids("docs")[EDITED])
+    assert [name for name, _ in asked] == ["page_chunks", "chunks"]
+    assert all(set(args[-1]) == own for _, args in asked)
+
+
 def test_a_new_section_moves_the_later_chunks_order_without_embedding_them_again(store, folder, embedder) -> None:
     ingest_folder(store, folder, embedder)
     path = folder / EDITED

@@ -56,6 +56,18 @@ def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
         store.search(unit_rows(1, 4)[0], "lsa-128")
 
 
+def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    chunks = [chunk(i) for i in range(5)]
+    store.put_chunks(chunks, unit_rows(5, 4), "lsa-4")
+    store.put_chunks(chunks[:2], unit_rows(2, 8, seed=1), "voyage-4")
+    wanted = ["p1:s:03", "p1:s:01", "nowhere", "p1:s:03"]
+    assert [row["id"] for row in store.chunks("lsa-4", wanted)] == ["p1:s:01", "p1:s:03"]
+    assert [row["id"] for row in store.chunks("voyage-4", wanted)] == ["p1:s:01"]
+    assert store.chunks("lsa-4", []) == []
+    assert store.chunks("lsa-4", ["p1:s:01"]) == [row for row in store.chunks("lsa-4") if row["id"] == "p1:s:01"]
+
+
 def test_a_database_from_another_schema_version_is_refused_untouched(tmp_path) -> None:
     path = tmp_path / "old.sqlite"
     IndexStore(path).close()

@@ -40,6 +40,13 @@ def afternoon() -> tuple[IndexStore, IndexStore]:
     return _synced_through_the_afternoon()
 
 
+def test_term_count_rows_can_be_looked_up_by_id(afternoon) -> None:
+    synced, _ = afternoon
+    every = synced.chunks(TFIDF_MODEL)
+    some = [every[5]["id"], every[0]["id"], "not-a-chunk"]
+    assert synced.chunks(TFIDF_MODEL, some) == [every[0], every[5]]
+
+
 def test_counts_synced_edit_by_edit_load_as_the_tfidf_of_a_full_refit(afternoon) -> None:
     synced, fresh = afternoon
     texts = [row["text"] for row in synced.chunks(TFIDF_MODEL)]

@@ -191,10 +191,9 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
           model: str | None) -> _Plan:
     known, links = store.ingested_files(source), store.file_chunk_ids(source)
     plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
-    stored = store.chunk_ids()
-    rows = {row["id"]: row for row in store.chunks(model)} if model in store.models() else {}
     kept: set[str] = set()
     owners: dict[str, str] = {}  # chunk id -> the file it comes from, to catch two files sharing an id
+    recut: list[Chunk] = []
     for path, data in files.items():
         recipe, digest, record = ChunkerRecipe.of(chunkers.chunker(path)), content_hash(data), known.get(path)
         if record and record.content_hash == digest and recipe.made(record):
@@ -210,7 +209,13 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
         plan.ids_by_file[path] = [c.id for c in chunks]
         _claim(owners, plan.ids_by_file[path], path)
         kept.update(plan.ids_by_file[path])
-        _compare(plan, chunks, stored, rows)
+        recut.extend(chunks)
+    # only the re-cut files' chunks are looked up, by key: an unchanged folder reads no chunk rows
+    ids = [chunk.id for chunk in recut]
+    if ids:
+        stored = {cid: fingerprint for cid, (_, fingerprint) in store.page_chunks((), ids).items()}
+        rows = {row["id"]: row for row in store.chunks(model, ids)} if model in store.models() else {}
+        _compare(plan, recut, stored, rows)
     plan.removed_files = sorted(set(known) - set(files))
     gone = {cid for path in plan.removed_files + [r.path for r in plan.records] for cid in links.get(path, ())}
     plan.deleted = sorted(gone - kept)

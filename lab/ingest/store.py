@@ -575,15 +575,22 @@ class IndexStore:
             return self._db.execute("SELECT COUNT(*) FROM term_counts").fetchone()[0]
         return self._db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
 
-    def chunks(self, model: str) -> list[dict[str, Any]]:
-        """The stored chunk rows of one model, in id order, without vectors."""
+    def chunks(self, model: str, ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """The stored chunk rows of one model, in id order, without vectors; only those of ``ids``
+        if given (looked up by key, so a run that touched a few chunks reads only those)."""
         self.require_model(model)
         rows = "term_counts" if self._kind(model) == "counts" else "vectors"
-        where = "" if rows == "term_counts" else " WHERE r.model = ?"
-        cursor = self._db.execute(f"SELECT c.id, c.page_id, c.title, c.type, c.section, c.ord, c.text, c.tokens, "
-                                  f"c.fingerprint, c.edited FROM {rows} r JOIN chunks c ON c.id = r.id{where} "
-                                  "ORDER BY r.id", () if rows == "term_counts" else (model,))
-        return [dict(zip(CHUNK_FIELDS, row)) for row in cursor]
+        conditions, params = ([], []) if rows == "term_counts" else (["r.model = ?"], [model])
+        select = (f"SELECT c.id, c.page_id, c.title, c.type, c.section, c.ord, c.text, c.tokens, c.fingerprint, "
+                  f"c.edited FROM {rows} r JOIN chunks c ON c.id = r.id")
+        if ids is None:
+            where = f" WHERE {conditions[0]}" if conditions else ""
+            return [dict(zip(CHUNK_FIELDS, row)) for row in self._db.execute(select + where + " ORDER BY r.id", params)]
+        found = []
+        for batch in _batches(sorted(set(ids))):
+            where = " WHERE " + " AND ".join([*conditions, f"r.id IN ({_marks(batch)})"])
+            found.extend(dict(zip(CHUNK_FIELDS, row)) for row in self._db.execute(select + where, [*params, *batch]))
+        return sorted(found, key=lambda row: row["id"])
 
     def term_counts(self, model: str) -> TermCounts:
         """The term counts of a sparse model, rows in chunk id order, columns in sorted term order."""
