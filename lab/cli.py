@@ -190,7 +190,8 @@ def _open_index(path: str) -> "IndexStore":
         where.parent.mkdir(parents=True, exist_ok=True)
         store = IndexStore(where)
     except StoreError as exc:
-        raise _Failure(ExitCode.DATABASE, str(exc)) from None
+        raise _Failure(ExitCode.DATABASE, _rebuild_hint(str(exc).replace(f"the index {where}", f"--db {path}", 1),
+                                                        path)) from None
     except (sqlite3.Error, OSError) as exc:
         raise _Failure(ExitCode.DATABASE, _database_problem(path, exc)) from None
     try:
@@ -214,17 +215,14 @@ def _prove_writable(path: Path) -> None:
 
 
 def _database_problem(path: str, exc: BaseException) -> str:
-    cause = str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
-    if "not a database" in cause:
-        return f"--db {path} is not a SQLite file ({cause}); point --db at a new file or at an index this lab wrote"
-    if "malformed" in cause or "corrupt" in cause:
-        return (f"--db {path} is damaged ({cause}); move it aside or delete it, then build the index again "
-                f"with python -m lab index --db {path}")
-    if "locked" in cause:
-        return f"--db {path} is locked by another program (another index or sync still running?); wait for it to end"
-    if "readonly" in cause or "read-only" in cause or "ermission" in cause:
-        return f"--db {path} cannot be written ({cause}); make the file and its folder writable, or choose another path"
-    return f"--db {path} cannot be opened ({cause}); check that its folder exists and is writable"
+    from lab.ingest.store import open_failure
+
+    return _rebuild_hint(f"--db {path} {open_failure(path, exc)}", path)
+
+
+def _rebuild_hint(problem: str, path: str) -> str:
+    """A damaged index is rebuilt with ``index``: say the exact command."""
+    return problem + (f" with python -m lab index --db {path}" if " is damaged (" in problem else "")
 
 
 @dataclass(frozen=True)

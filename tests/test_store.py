@@ -7,7 +7,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.ingest.store import SCHEMA_VERSION, IndexedPage, IndexStore, ModelMismatchError, SchemaVersionError
+from lab.ingest.store import (SCHEMA_VERSION, IndexedPage, IndexStore, ModelMismatchError, SchemaVersionError,
+                              StoreError)
 from lab.notion.pages import PageMetadata
 
 
@@ -66,6 +67,20 @@ def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
     assert [row["id"] for row in store.chunks("voyage-4", wanted)] == ["p1:s:01"]
     assert store.chunks("lsa-4", []) == []
     assert store.chunks("lsa-4", ["p1:s:01"]) == [row for row in store.chunks("lsa-4") if row["id"] == "p1:s:01"]
+
+
+def test_an_index_in_a_missing_folder_is_refused_with_a_store_error_naming_the_folder(tmp_path) -> None:
+    with pytest.raises(StoreError, match=f"the folder {tmp_path / 'nope'} does not exist"):
+        IndexStore(tmp_path / "nope" / "kb.sqlite")
+    assert not (tmp_path / "nope").exists()
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_was(tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database " * 100, encoding="utf-8")
+    with pytest.raises(StoreError, match="is not a SQLite file"):
+        IndexStore(notes)
+    assert notes.read_text(encoding="utf-8") == "not a database " * 100
 
 
 def test_a_database_from_another_schema_version_is_refused_untouched(tmp_path) -> None:

@@ -41,7 +41,7 @@ from lab.vectors.search import Hit, cosine_scores, top_k_rows
 from lab.vectors.tfidf import TfidfVectorizer
 
 __all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "TermCounts", "StoreError",
-           "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS", "IngestedFile"]
+           "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS", "IngestedFile", "open_failure"]
 
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
@@ -242,6 +242,25 @@ def _field(chunk: Any, name: str) -> Any:
     return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
 
 
+def open_failure(path: str | Path, error: BaseException) -> str:
+    """What is wrong with the index file at ``path``, and what to do, from the error SQLite or the
+    file system raised opening or writing it: "is damaged (...); move it aside ...". The store's
+    errors and the command line both say it this way."""
+    cause = str(error.strerror if isinstance(error, OSError) and error.strerror else error)
+    folder = Path(path).parent
+    if str(path) != ":memory:" and not folder.is_dir():
+        return f"cannot be created: the folder {folder} does not exist; create it first or choose another path"
+    if "not a database" in cause:
+        return f"is not a SQLite file ({cause}); point it at a new file or at an index this lab wrote"
+    if "malformed" in cause or "corrupt" in cause:
+        return f"is damaged ({cause}); move it aside or delete it, then build the index again"
+    if "locked" in cause:
+        return "is locked by another program (another index or sync still running?); wait for it to end"
+    if "readonly" in cause or "read-only" in cause or "ermission" in cause:
+        return f"cannot be written ({cause}); make the file and its folder writable, or choose another path"
+    return f"cannot be opened ({cause}); check that its folder exists and is writable"
+
+
 class IndexStore:
     """An index in one SQLite file (``":memory:"`` for a throwaway one).
 
@@ -251,15 +270,22 @@ class IndexStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        # transactions are explicit; a writer waits for another process's transaction to end
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
-        self._db.execute("PRAGMA foreign_keys = ON")
-        if self._db.execute("PRAGMA page_count").fetchone()[0] == 0:
-            # only on a new file, before anything is written to it (on an existing one the pragma
-            # changes nothing but the file's bytes): the space of deleted rows can then be given
-            # back to the file system (see release_free_space)
-            self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
-        self._use_write_ahead_log()
+        try:
+            # transactions are explicit; a writer waits for another process's transaction to end
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        except sqlite3.DatabaseError as error:  # a missing folder, say
+            raise StoreError(f"the index {self.path} {open_failure(self.path, error)}") from None
+        try:
+            self._db.execute("PRAGMA foreign_keys = ON")
+            if self._db.execute("PRAGMA page_count").fetchone()[0] == 0:
+                # only on a new file, before anything is written to it (on an existing one the pragma
+                # changes nothing but the file's bytes): the space of deleted rows can then be given
+                # back to the file system (see release_free_space)
+                self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            self._use_write_ahead_log()
+        except sqlite3.DatabaseError as error:  # not SQLite, damaged, read-only
+            self._db.close()
+            raise StoreError(f"the index {self.path} {open_failure(self.path, error)}") from None
         self._check_or_create_schema()
 
     def _use_write_ahead_log(self) -> None:
