@@ -18,6 +18,7 @@ from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, Index
 from lab.ingest.files import ChunkIdCollisionError, FileNotTextError, FolderNotFoundError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.serving import ModelNotServingError
+from lab.ingest.sync import SyncConfig
 
 EDITED = "guides/quickstart.md"
 
@@ -260,6 +261,16 @@ def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_cal
     with pytest.raises(InputTooLongError, match="permission-matrix"):
         ingest_folder(store, folder, short)
     assert calls == [] and store.count_chunks() == 0 and store.generation() == 0
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5, "half", None, True])
+def test_a_deletion_share_outside_zero_to_one_is_refused_before_anything_is_read(store, folder, embedder,
+                                                                                 share) -> None:
+    with pytest.raises(ValueError, match="max_delete_share must be a share between 0 and 1"):
+        ingest_folder(store, folder, embedder, max_delete_share=share)
+    with pytest.raises(ValueError, match="max_delete_share must be a share between 0 and 1"):
+        SyncConfig(max_delete_share=share)
+    assert store.generation() == 0
 
 
 def test_a_folder_that_does_not_exist_is_refused_before_anything_is_read(store, folder, embedder) -> None:

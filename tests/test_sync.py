@@ -217,3 +217,12 @@ def test_the_guardrail_share_is_configurable() -> None:
     with pytest.raises(GuardrailError):
         incremental_sync(client, store, sim.clock, SyncConfig(max_delete_share=0.01))
     assert incremental_sync(client, store, sim.clock).pages_removed == ["Política de cancelaciones"]
+
+
+def test_a_path_or_a_session_passed_for_the_store_or_the_client_is_a_clear_type_error() -> None:
+    sim, client, store = setup()
+    with pytest.raises(TypeError, match=r"writes into an IndexStore \(IndexStore\('kb.sqlite'\)\), not str"):
+        full_index(client, "kb.sqlite", sim.clock)
+    with pytest.raises(TypeError, match="reads through a NotionClient"):
+        incremental_sync(in_process_session(sim), store, sim.clock)
+    assert store.watermark("notion") is None

@@ -30,7 +30,7 @@ import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.errors import LabError
-from lab.ingest.deletion_guardrail import check_deletion_share
+from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
 from lab.ingest.models import DenseEmbedder, check_embedder_limit
 from lab.ingest.replanning import check_unmoved, publish_with_replanning
@@ -262,6 +262,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
     :class:`~lab.ingest.replanning.ConcurrentSyncError` (nothing written) when other runs published
     into the index during each of its attempts.
     """
+    check_max_share(max_delete_share)
     chunkers = chunkers or FileChunkers()
     model = embedder.name
 

@@ -39,7 +39,7 @@ from lab.chunking.corpus import chunk_pages
 from lab.client import NotionClient, collect_paginated_api
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint
-from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share
+from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, check_max_share
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
@@ -67,6 +67,9 @@ class SyncConfig:
     max_delete_share: float = 0.5
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
+
+    def __post_init__(self) -> None:
+        check_max_share(self.max_delete_share)
 
 
 @dataclass(kw_only=True)
@@ -174,9 +177,18 @@ def _publish(store: IndexStore, config: SyncConfig,
     return publish_with_replanning(store, attempt)
 
 
+def _check_parts(client: Any, store: Any) -> None:
+    """A clear TypeError for a path or a session passed where the run needs the objects themselves."""
+    if not isinstance(client, NotionClient):
+        raise TypeError(f"the run reads through a NotionClient (NotionClient(token)), not {type(client).__name__}")
+    if not isinstance(store, IndexStore):
+        raise TypeError(f"the run writes into an IndexStore (IndexStore('kb.sqlite')), not {type(store).__name__}")
+
+
 def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None) -> SyncReport:
     """Read every publishable page and its sub-pages, chunk them, vectorise them and replace the
     index with the result; a run interrupted before it published is resumed."""
+    _check_parts(client, store)
     config = config or SyncConfig()
     before = len(client.log)
     source_id = config.data_source_id or find_data_source(client, config.title)["id"]
@@ -220,6 +232,7 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
                      force: bool = False) -> SyncReport:
     """Bring the index up to date with two queries (three when it holds sub-pages) plus one read per
     page that changed or came back."""
+    _check_parts(client, store)
     config = config or SyncConfig()
     if store.watermark(config.source) is None or store.get_meta(f"{config.source}.data_source_id") is None:
         return full_index(client, store, clock, config)
