@@ -171,3 +171,14 @@ def test_a_sub_page_goes_only_inside_a_block_of_its_page_that_nests_blocks() -> 
     with pytest.raises(WorkspaceError, match="cannot hold a sub-page"):
         ws.add_child_page(ws.page_id("table-host"), {"key": "y", "title": "Y"}, inside_block=code)
     assert "x" not in {p.key for p in ws.pages.values()} and "y" not in {p.key for p in ws.pages.values()}
+
+
+def test_deleting_a_toggle_that_holds_a_sub_page_trashes_the_sub_page_too() -> None:
+    ws = small_workspace()
+    policy, toggle = ws.page_id("policy"), ws.find_block(ws.page_id("policy"), "Details").id
+    page = ws.add_child_page(policy, {"key": "notes", "title": "Notes"}, inside_block=toggle)
+    ws.clock.set(180)
+    ws.delete_block(toggle)
+    assert ws.pages[page.id].in_trash and ws.blocks[toggle].in_trash
+    assert page.id not in {p["id"] for p in collect_paginated_api(client_for(ws).search, query="Notes")}
+    assert ws.pages[policy].edited == ws.pages[page.id].edited == "2026-04-09T16:03:00.000Z"

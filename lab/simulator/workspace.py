@@ -440,14 +440,27 @@ class Workspace:
     def delete_block(self, block_id: str, user: str = "valeria") -> None:
         """Delete a block as Notion's ``DELETE /v1/blocks/{id}`` does: it goes to the trash (``in_trash``)
         with everything under it, and its page is edited. Deleting a ``child_page`` block trashes
-        the sub-page."""
+        the sub-page, and so does deleting a block that holds one (a toggle, a column)."""
         block = self.blocks[block_id]
         if block.type == "child_page" and block_id in self.pages:
             self.move_to_trash(block_id, user)
             return
+        for sub_page in self._sub_pages_inside(block):
+            self.move_to_trash(sub_page, user)
         stamp = self._touch_page(self.pages[block.page_id], user)
         block.in_trash = True
         block.edited, block.edited_by = stamp, self._user_id(user)
+
+    def _sub_pages_inside(self, block: Block) -> list[str]:
+        """The sub-pages not in the trash whose ``child_page`` blocks sit somewhere under ``block``."""
+        found, stack = [], list(block.children)
+        while stack:
+            child = self.blocks[stack.pop()]
+            if child.type == "child_page" and child.id in self.pages:
+                found += [] if self.pages[child.id].in_trash else [child.id]
+            elif not child.in_trash:
+                stack.extend(child.children)
+        return found
 
     def rename(self, page_id: str, title: str, user: str = "valeria") -> None:
         """Change a page's title: a property edit, so the page is edited. A sub-page's title is
