@@ -55,6 +55,17 @@ def _row(key: str, title: str, kind: str, publishable: bool, seed: int, sections
             "parent": {"type": "data_source", "key": "kb"}, "blocks": _blocks(seed, sections)}
 
 
+TOGGLE = "¿Y los días festivos?"  # the toggle every row of the small workspace ends with
+
+
+def sub_page_in_toggle(ws: Workspace, row: str, key: str = "zones", title: str = "Zonas") -> str:
+    """Make sub-page ``title`` inside the toggle of page ``row`` (a key); its id."""
+    page = ws.page_id(row)
+    return ws.add_child_page(page, {"key": key, "title": title, "blocks": [
+        {"type": "heading_2", "text": "Zona centro"}, {"type": "paragraph", "text": "Centro y norte."}]},
+        inside_block=ws.find_block(page, TOGGLE).id).id
+
+
 def small_workspace() -> Workspace:
     """Four rows of a knowledge base (three publishable, one draft), two levels of sub-pages, one
     private page, and an integration the data source is shared with."""
