@@ -170,7 +170,9 @@ def test_a_sub_page_goes_only_inside_a_block_of_its_page_that_nests_blocks() -> 
     code = ws.find_block(ws.page_id("table-host"), "print(1)").id
     with pytest.raises(WorkspaceError, match="cannot hold a sub-page"):
         ws.add_child_page(ws.page_id("table-host"), {"key": "y", "title": "Y"}, inside_block=code)
-    assert "x" not in {p.key for p in ws.pages.values()} and "y" not in {p.key for p in ws.pages.values()}
+    with pytest.raises(WorkspaceError, match="cannot hold a sub-page"):
+        ws.add_child_page(policy, {"key": "z", "title": "Z"}, inside_block=ws.find_block(policy, "Rules").id)
+    assert not {"x", "y", "z"} & {p.key for p in ws.pages.values()}
 
 
 def test_deleting_a_toggle_that_holds_a_sub_page_trashes_the_sub_page_too() -> None:

@@ -60,7 +60,8 @@ BLOCK_TYPES = frozenset({
 })
 _TEXT_TYPES = frozenset({"paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item",
                          "numbered_list_item", "to_do", "toggle", "callout", "quote", "code"})
-#: Blocks a person can create a sub-page inside: those that nest blocks (a synced block only as its original).
+#: Blocks a person can create a sub-page inside: those that nest blocks (a heading only if it is a
+#: toggle, a synced block only as its original).
 _PAGE_HOLDERS = (_TEXT_TYPES - {"code"}) | {"column", "synced_block"}
 
 
@@ -224,7 +225,8 @@ class Workspace:
     def _page_holder(self, key: str, block_id: Any) -> str:
         """The id of a block a sub-page can be created inside, or an error that says which blocks can."""
         block = self.blocks.get(block_id) if isinstance(block_id, str) else None
-        if block is None or block.in_trash or block.type not in _PAGE_HOLDERS or block.synced_from:
+        flat_heading = block is not None and block.type.startswith("heading") and not block.content["is_toggleable"]
+        if block is None or block.in_trash or block.type not in _PAGE_HOLDERS or block.synced_from or flat_heading:
             raise WorkspaceError(f"page {key!r}: parent block {block_id!r} cannot hold a sub-page; give the id of "
                                  f"a block of a page that nests blocks ({', '.join(sorted(_PAGE_HOLDERS))})")
         return block.id
