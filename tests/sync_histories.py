@@ -1,12 +1,12 @@
 """Random histories of a small workspace, synced as they happen and compared with a fresh full index.
 
 A history is a list of steps: edits a person makes in Notion (text edits, new pages and
-sub-pages, renames, unpublish and republish, trash and restore, unshare and share again, deleted
-blocks), waits of a few seconds to ten minutes (so that a sync and an edit often share a
-minute), and syncs, some of which crash at a chosen request. :func:`run_history` plays one
-against a simulator that may also answer with 429, 529 and 5xx, and checks after every sync
-(and every full re-index, which may also crash and resume) that the index equals a full index
-built from scratch at that moment.
+sub-pages, some inside a toggle, renames, unpublish and republish, trash and restore, unshare
+and share again, deleted blocks), waits of a few seconds to ten minutes (so that a sync and an
+edit often share a minute), and syncs, some of which crash at a chosen request.
+:func:`run_history` plays one against a simulator that may also answer with 429, 529 and 5xx,
+and checks after every sync (and every full re-index, which may also crash and resume) that the
+index equals a full index built from scratch at that moment.
 """
 
 from __future__ import annotations
@@ -53,6 +53,17 @@ def _blocks(seed: int, sections: int) -> list[dict[str, Any]]:
 def _row(key: str, title: str, kind: str, publishable: bool, seed: int, sections: int) -> dict[str, Any]:
     return {"key": key, "title": title, "type": kind, "publishable": publishable, "created": STAMP,
             "parent": {"type": "data_source", "key": "kb"}, "blocks": _blocks(seed, sections)}
+
+
+TOGGLE = "¿Y los días festivos?"  # the toggle every row of the small workspace ends with
+
+
+def sub_page_in_toggle(ws: Workspace, row: str, key: str = "zones", title: str = "Zonas") -> str:
+    """Make sub-page ``title`` inside the toggle of page ``row`` (a key); its id."""
+    page = ws.page_id(row)
+    return ws.add_child_page(page, {"key": key, "title": title, "blocks": [
+        {"type": "heading_2", "text": "Zona centro"}, {"type": "paragraph", "text": "Centro y norte."}]},
+        inside_block=ws.find_block(page, TOGGLE).id).id
 
 
 def small_workspace() -> Workspace:
@@ -159,6 +170,11 @@ def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
     elif kind == "new_sub_page" and page is not None:
         ws.add_child_page(page, {"key": f"sub-{len(ws.pages)}", "title": f"Anexo {len(ws.pages)}",
                                  "blocks": _blocks(a + b, 1)})
+    elif kind == "new_sub_page_in_block" and page is not None:
+        toggle = _pick([block for block in _text_blocks(ws, page) if ws.blocks[block].type == "toggle"], b)
+        if toggle is not None:
+            ws.add_child_page(page, {"key": f"sub-{len(ws.pages)}", "title": f"Anexo {len(ws.pages)}",
+                                     "blocks": _blocks(a + b, 1)}, inside_block=toggle)
     elif kind == "publish" and page is not None and ws.pages[page].parent_type == "data_source_id":
         ws.set_publishable(page, not ws.pages[page].publishable)
     elif kind == "rename" and page is not None:
@@ -178,7 +194,7 @@ def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
 
 
 EDITS = ("edit", "unshare", "share", "edit", "delete_block", "new_page", "new_sub_page", "rename", "publish",
-         "trash", "restore", "edit", "unshare", "share")
+         "trash", "restore", "edit", "unshare", "share", "new_sub_page_in_block")
 
 
 # ---------------------------------------------------------------------- histories

@@ -3,16 +3,22 @@ found by the sync although editing one does not stamp its parent, and reconciled
 
 from __future__ import annotations
 
+import pytest
+
 from lab.client import collect_paginated_api
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.simulator import NotionSimulator
-from sync_histories import INTEGRATION, _client, config, content, reference, small_workspace
+from sync_histories import (INTEGRATION, _client, config, content, reference, small_workspace,
+                            sub_page_in_toggle)
 
 
-def indexed_world():
-    """The small workspace indexed at 16:00, and a sync function that returns its report."""
+def indexed_world(prepare=None):
+    """The small workspace (after ``prepare(ws)``, if given) indexed at 16:00, and a sync function
+    that returns its report."""
     ws = small_workspace()
+    if prepare is not None:
+        prepare(ws)
     sim = NotionSimulator(ws, seed=1)
     store = IndexStore(":memory:")
     full_index(_client(sim, None), store, sim.clock, config())
@@ -21,6 +27,14 @@ def indexed_world():
         return incremental_sync(_client(sim, None), store, sim.clock, config())
 
     return ws, sim, store, sync
+
+
+def toggle_world(row: str = "delivery"):
+    """The small workspace with a sub-page inside a toggle of ``row``, indexed a minute later."""
+    def prepare(ws) -> None:
+        sub_page_in_toggle(ws, row)
+        ws.clock.set(60)
+    return indexed_world(prepare)
 
 
 def titles(store: IndexStore) -> dict[str, str]:
@@ -77,15 +91,22 @@ def test_a_new_sub_page_comes_in_with_its_parent_and_a_trashed_one_leaves_with_i
     assert content(store) == reference(ws, sim.clock.now())
 
 
-def test_a_sub_page_unshared_leaves_and_comes_back_when_shared_again_although_nothing_was_stamped() -> None:
-    ws, sim, store, sync = indexed_world()
-    cases = ws.page_id("cases")
-    ws.unshare(INTEGRATION, cases)
+@pytest.mark.parametrize(("inside_a_toggle", "key", "moved", "block_reads"), [
+    (False, "cases", ["Cancelaciones > Casos", "Cancelaciones > Casos > Casos raros"], 0),
+    (True, "zones", ["Entregas > Zonas"], 1),  # the toggle, read once to find the page that holds it
+], ids=["sub-page", "sub-page inside a toggle"])
+def test_a_sub_page_unshared_leaves_and_comes_back_when_shared_again_although_nothing_was_stamped(
+        inside_a_toggle, key, moved, block_reads) -> None:
+    ws, sim, store, sync = toggle_world() if inside_a_toggle else indexed_world()
+    page = ws.page_id(key)
+    ws.unshare(INTEGRATION, page)
     sim.clock.set(120)
-    assert sorted(sync().pages_removed) == ["Cancelaciones > Casos", "Cancelaciones > Casos > Casos raros"]
-    ws.share(INTEGRATION, cases)
+    assert sorted(sync().pages_removed) == moved
+    ws.share(INTEGRATION, page)
     sim.clock.set(240)
-    assert sorted(sync().pages_reread) == ["Cancelaciones > Casos", "Cancelaciones > Casos > Casos raros"]
+    client = _client(sim, None)
+    assert sorted(incremental_sync(client, store, sim.clock, config()).pages_reread) == moved
+    assert list(client.log.frame()["endpoint"]).count("blocks.retrieve") == block_reads
     assert content(store) == reference(ws, sim.clock.now())
 
 
@@ -102,8 +123,52 @@ def test_renaming_a_page_renames_the_breadcrumb_of_every_page_under_it() -> None
     assert content(store) == reference(ws, sim.clock.now())
 
 
-def test_a_sync_with_nothing_to_do_lists_the_visible_pages_once_when_the_index_holds_sub_pages() -> None:
-    _, sim, _, sync = indexed_world()
+@pytest.mark.parametrize("inside_a_toggle", [False, True], ids=["sub-pages", "and one inside a toggle"])
+def test_a_sync_with_nothing_to_do_lists_the_visible_pages_once_when_the_index_holds_sub_pages(inside_a_toggle) -> None:
+    _, sim, _, sync = toggle_world() if inside_a_toggle else indexed_world()  # no block read for a page it holds
     sim.clock.set(600)
     report = sync()
     assert report.requests == 3 and report.pages_reread == []  # watermark query, publishable query, search
+
+
+# ---------------------------------------------------------------------- sub-pages inside blocks
+
+def test_a_sub_page_inside_a_toggle_of_a_publishable_page_is_indexed_by_a_full_index_under_that_page() -> None:
+    ws, sim, store, _ = toggle_world()
+    assert ws.pages[ws.page_id("zones")].parent_type == "block_id"
+    assert titles(store)["Entregas > Zonas"] == ws.page_id("delivery")
+    assert content(store) == reference(ws, sim.clock.now())
+
+
+def test_a_sub_page_inside_a_toggle_edited_trashed_and_restored_is_followed_by_the_sync() -> None:
+    ws, sim, store, sync = toggle_world()
+    zones = ws.page_id("zones")
+    sim.clock.set(600)
+    ws.edit_block_text(ws.find_block(zones, "Centro y norte").id, "Centro, norte y sur.")
+    assert sync().pages_reread == ["Entregas > Zonas"]  # its parent was not stamped
+    sim.clock.set(720)
+    ws.move_to_trash(zones)
+    assert sync().pages_removed == ["Entregas > Zonas"]
+    sim.clock.set(840)
+    ws.restore(zones)
+    assert sorted(sync().pages_reread) == ["Entregas", "Entregas > Zonas"]
+    assert content(store) == reference(ws, sim.clock.now())
+
+
+def test_a_sub_page_made_inside_a_toggle_comes_in_with_the_page_that_holds_the_toggle() -> None:
+    ws, sim, store, sync = indexed_world()
+    sim.clock.set(120)
+    sub_page_in_toggle(ws, "hours", "extra", "Festivos")
+    assert sorted(sync().pages_reread) == ["Horarios", "Horarios > Festivos"]
+    assert content(store) == reference(ws, sim.clock.now())
+
+
+def test_a_sub_page_inside_a_toggle_of_an_unpublished_row_is_never_indexed() -> None:
+    ws, sim, store, sync = toggle_world("draft")
+    zones = ws.page_id("zones")
+    assert zones not in store.pages()
+    sim.clock.set(600)
+    ws.edit_block_text(ws.find_block(zones, "Centro y norte").id, "Centro, norte y sur.")
+    sync()
+    assert zones not in store.pages()
+    assert content(store) == reference(ws, sim.clock.now())

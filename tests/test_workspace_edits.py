@@ -6,7 +6,7 @@ import pytest
 
 from lab.client import NoPacing, NotionClient, ObjectNotFound, collect_paginated_api
 from lab.clock import SimulatedClock
-from lab.simulator import NotionSimulator, Workspace, in_process_session
+from lab.simulator import NotionSimulator, Workspace, WorkspaceError, in_process_session
 
 STAMP_0 = "2026-04-01T10:00:00.000Z"
 
@@ -105,3 +105,82 @@ def test_renaming_a_sub_page_stamps_it_and_its_parent_whose_block_shows_the_new_
     children = collect_paginated_api(client_for(ws).blocks.children.list, block_id=policy)
     assert children[-1]["child_page"] == {"title": "Special cases"}
     assert ws.pages[policy].edited == ws.pages[cases].edited == "2026-04-09T16:06:00.000Z"
+
+
+# ---------------------------------------------------------------------- sub-pages inside blocks
+
+def test_a_sub_page_made_inside_a_toggle_has_the_toggle_as_parent_and_its_block_sits_under_the_toggle() -> None:
+    ws = small_workspace()
+    policy, toggle = ws.page_id("policy"), ws.find_block(ws.page_id("policy"), "Details").id
+    ws.clock.set(120)
+    page = ws.add_child_page(policy, {"key": "notes", "title": "Notes",
+                                      "blocks": [{"type": "paragraph", "text": "Inside."}]}, inside_block=toggle)
+    client = client_for(ws)
+    expected = {"type": "block_id", "block_id": toggle}
+    assert client.pages.retrieve(page.id)["parent"] == expected == client.blocks.retrieve(page.id)["parent"]
+    under_toggle = collect_paginated_api(client.blocks.children.list, block_id=toggle)
+    assert under_toggle[-1]["id"] == page.id and under_toggle[-1]["child_page"] == {"title": "Notes"}
+    assert page.id not in {b["id"] for b in collect_paginated_api(client.blocks.children.list, block_id=policy)}
+    assert client.blocks.retrieve(toggle)["parent"] == {"type": "page_id", "page_id": policy}
+    assert ws.pages[policy].edited == ws.pages[page.id].edited == "2026-04-09T16:02:00.000Z"
+
+
+def test_trashing_restoring_and_renaming_a_sub_page_inside_a_toggle_edits_the_page_that_holds_the_toggle() -> None:
+    ws = small_workspace()
+    policy, toggle = ws.page_id("policy"), ws.find_block(ws.page_id("policy"), "Details").id
+    page = ws.add_child_page(policy, {"key": "notes", "title": "Notes"}, inside_block=toggle)
+    client = client_for(ws)
+    for minute, edit in ((2, ws.move_to_trash), (3, ws.restore), (4, lambda p: ws.rename(p, "Notas"))):
+        ws.clock.set(60 * minute)
+        edit(page.id)
+        assert ws.pages[policy].edited == ws.pages[page.id].edited == f"2026-04-09T16:0{minute}:00.000Z"
+        listed = collect_paginated_api(client.blocks.children.list, block_id=toggle)
+        assert [b["child_page"]["title"] for b in listed if b["type"] == "child_page"] == \
+            ([] if ws.pages[page.id].in_trash else [ws.pages[page.id].title])
+
+
+def test_a_spec_whose_child_page_block_sits_in_a_toggle_gives_the_sub_page_the_toggle_as_parent() -> None:
+    spec = {"name": "Nested", "pages": [
+        {"key": "host", "title": "Host", "created": STAMP_0,
+         "blocks": [{"type": "toggle", "text": "More", "children": [{"type": "child_page", "page": "inner"}]}]},
+        {"key": "inner", "title": "Inner", "parent": {"type": "page", "key": "host"}, "created": STAMP_0}],
+        "integrations": [{"key": "kb", "name": "KB", "shares": [{"type": "page", "key": "host"}]}]}
+    ws = Workspace.from_spec(spec, SimulatedClock())
+    inner, toggle = ws.pages[ws.page_id("inner")], ws.find_block(ws.page_id("host"), "More")
+    assert (inner.parent_type, inner.parent_id) == ("block_id", toggle.id)
+    assert client_for(ws).pages.retrieve(inner.id)["parent"] == {"type": "block_id", "block_id": toggle.id}
+
+
+def test_a_sub_page_inside_a_toggle_is_hidden_with_the_page_that_holds_the_toggle() -> None:
+    ws = small_workspace()
+    policy, toggle = ws.page_id("policy"), ws.find_block(ws.page_id("policy"), "Details").id
+    page = ws.add_child_page(policy, {"key": "notes", "title": "Notes"}, inside_block=toggle)
+    ws.unshare("kb", policy)
+    with pytest.raises(ObjectNotFound):
+        client_for(ws).pages.retrieve(page.id)
+
+
+def test_a_sub_page_goes_only_inside_a_block_of_its_page_that_nests_blocks() -> None:
+    ws = small_workspace()
+    policy, cases = ws.page_id("policy"), ws.page_id("cases")
+    with pytest.raises(WorkspaceError, match="is not a block of page 'Cases'"):
+        ws.add_child_page(cases, {"key": "x", "title": "X"}, inside_block=ws.find_block(policy, "Details").id)
+    ws.add_page({"key": "table-host", "title": "T", "parent": {"type": "workspace"},
+                 "blocks": [{"type": "code", "text": "print(1)"}]})
+    code = ws.find_block(ws.page_id("table-host"), "print(1)").id
+    with pytest.raises(WorkspaceError, match="cannot hold a sub-page"):
+        ws.add_child_page(ws.page_id("table-host"), {"key": "y", "title": "Y"}, inside_block=code)
+    with pytest.raises(WorkspaceError, match="cannot hold a sub-page"):
+        ws.add_child_page(policy, {"key": "z", "title": "Z"}, inside_block=ws.find_block(policy, "Rules").id)
+    assert not {"x", "y", "z"} & {p.key for p in ws.pages.values()}
+
+
+def test_deleting_a_toggle_that_holds_a_sub_page_trashes_the_sub_page_too() -> None:
+    ws = small_workspace()
+    policy, toggle = ws.page_id("policy"), ws.find_block(ws.page_id("policy"), "Details").id
+    page = ws.add_child_page(policy, {"key": "notes", "title": "Notes"}, inside_block=toggle)
+    ws.clock.set(180)
+    ws.delete_block(toggle)
+    assert ws.pages[page.id].in_trash and ws.blocks[toggle].in_trash
+    assert page.id not in {p["id"] for p in collect_paginated_api(client_for(ws).search, query="Notes")}
+    assert ws.pages[policy].edited == ws.pages[page.id].edited == "2026-04-09T16:03:00.000Z"

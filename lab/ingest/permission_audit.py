@@ -12,7 +12,9 @@ integration learn about its own access) and flags the pages the indexer would no
 - ``private``: a page outside the knowledge base (a workspace page, or a page under one) that was
   shared with the integration, or a sub-page under an unpublished row. Nothing needs it: unshare it.
 
-A sub-page inherits its parent's publishability, as the indexer reads it.
+A sub-page inherits its parent's publishability, as the indexer reads it; one inside a block
+(a toggle, a column) hangs from the page that holds the block, which costs the audit a
+``blocks.retrieve`` per block between them (:mod:`lab.ingest.page_parents`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from lab.client import NotionClient, collect_paginated_api
+from lab.ingest.page_parents import ParentPages
 from lab.ingest.reading import PUBLISHABLE_PROPERTY, page_property, page_title
 
 __all__ = ["VisiblePage", "audit_integration", "audit_integrations", "audit_summary", "integration_label"]
@@ -46,21 +49,20 @@ def integration_label(client: NotionClient) -> str:
     return str(client.users.me().get("name") or "unnamed integration")
 
 
-def _parent(page: Mapping[str, Any]) -> tuple[str, str | None]:
-    parent = page.get("parent") or {}
-    kind = str(parent.get("type", "workspace"))
-    return kind, parent.get(kind) if kind != "workspace" else None
+def _parent_type(page: Mapping[str, Any]) -> str:
+    return str((page.get("parent") or {}).get("type", "workspace"))
 
 
-def _classify(page: Mapping[str, Any], visible: Mapping[str, Mapping[str, Any]], prop: str) -> tuple[str, str]:
+def _classify(page: Mapping[str, Any], visible: Mapping[str, Mapping[str, Any]], parent_of: ParentPages,
+              prop: str) -> tuple[str, str]:
     """(flag, reason) for one page: a publishable row, or a sub-page under one, is not flagged."""
-    kind, parent_id, seen = *_parent(page), {page["id"]}
+    kind, seen = _parent_type(page), {page["id"]}
     while kind in ("page_id", "block_id"):  # walk up to the row (or workspace page) it hangs from
-        above = visible.get(parent_id or "")
+        above = visible.get(parent_of(page) or "")
         if above is None or above["id"] in seen:
             return "private", "a sub-page whose parent is not visible"
         page, seen = above, seen | {above["id"]}
-        kind, parent_id = _parent(page)
+        kind = _parent_type(page)
     ticked = page_property(page, prop) if kind == "data_source_id" else None
     if ticked is True:
         return "", "publishable" if len(seen) == 1 else "a sub-page of a publishable row"
@@ -79,12 +81,12 @@ def audit_integration(client: NotionClient, label: str | None = None,
     """Every page ``client``'s integration can see, in title order, each flagged or not."""
     label = label if label is not None else integration_label(client)
     pages = collect_paginated_api(client.search, filter={"property": "object", "value": "page"})
-    visible = {page["id"]: page for page in pages}
+    visible, parent_of = {page["id"]: page for page in pages}, ParentPages(client)
     rows = []
     for page in pages:
-        flag, reason = _classify(page, visible, publishable_property)
+        flag, reason = _classify(page, visible, parent_of, publishable_property)
         rows.append(VisiblePage(integration=label, page_id=page["id"], title=page_title(page),
-                                parent=_parent(page)[0], flag=flag, reason=reason))
+                                parent=_parent_type(page), flag=flag, reason=reason))
     return sorted(rows, key=lambda row: (row.title, row.page_id))
 
 

@@ -14,6 +14,11 @@ watermark; the lab reads it to the end (one request per 100 pages) so that the s
 reconciles: a sub-page unshared or trashed leaves, one shared again comes back. The list is
 made only when some document shows a sub-page. A sub-page its parent shows but the list lacks
 (Notion's search lags behind edits) is retrieved before it is declared gone.
+
+A listed page inside a block of its parent (a toggle, a column) names the block, not the page:
+the block is retrieved to find the page (:mod:`lab.ingest.page_parents`), only for such a page
+the index does not hold yet, and only once a page whose earlier read is current and showed
+sub-pages needs them (a page read now shows its sub-pages at any depth).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any
 
 from lab.client import NotionClient
 from lab.client.traversal import WalkReport
+from lab.ingest.page_parents import ParentPages, has_block_parent
 from lab.ingest.page_reads import PageRead, read_is_current, read_page, retrieve_page, visible_pages
 from lab.ingest.store import IndexedPage
 from lab.notion.pages import PageMetadata
@@ -56,9 +62,31 @@ class SubPages:
         return {read.id for read in self.reads} | set(self.kept)
 
 
-def _parent_page(page: dict[str, Any]) -> str | None:
-    parent = page.get("parent") or {}
-    return parent.get("page_id") if parent.get("type") == "page_id" else None
+class _Children:
+    """The visible pages under each page, and the pages the index holds under it: where an unchanged
+    page's sub-pages are found. A visible page inside a block is placed under the page that holds
+    the block only when first asked (it costs requests), and only if the index does not hold it
+    (the index knows its parent)."""
+
+    def __init__(self, client: NotionClient, visible: Mapping[str, dict[str, Any]],
+                 known: Mapping[str, IndexedPage]) -> None:
+        self._parent_of = ParentPages(client)
+        self._of: dict[str, set[str]] = {}
+        self._inside_blocks: list[dict[str, Any]] = []
+        for page_id, page in visible.items():
+            if not has_block_parent(page):
+                self._of.setdefault(self._parent_of(page) or "", set()).add(page_id)
+            elif page_id not in known:
+                self._inside_blocks.append(page)
+        for page_id, page_known in known.items():
+            if page_known.parent_id is not None:
+                self._of.setdefault(page_known.parent_id, set()).add(page_id)
+
+    def of(self, page_id: str) -> list[str]:
+        for page in self._inside_blocks:
+            self._of.setdefault(self._parent_of(page) or "", set()).add(page["id"])
+        self._inside_blocks = []
+        return sorted(self._of.get(page_id, ()))
 
 
 def find_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata, PageRead | None]],
@@ -79,17 +107,14 @@ def find_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata,
     if not any(read.child_page_ids if read is not None else known[info.id].child_pages for info, read in queue):
         return result
     visible, result.listed = visible_pages(client), True
-    children_of: dict[str, set[str]] = {}
-    for page_id, page in visible.items():
-        children_of.setdefault(_parent_page(page) or "", set()).add(page_id)
-    for page_id, page_known in known.items():
-        if page_known.parent_id is not None:
-            children_of.setdefault(page_known.parent_id, set()).add(page_id)
+    children = _Children(client, visible, known)
     seen = {info.id for info, _ in queue}
     while queue:
         info, read = queue.pop(0)
         # a page in hand shows its sub-pages; an unchanged one has those it had, or one shared again
-        kids = read.child_page_ids if read is not None else sorted(children_of.get(info.id, ()))
+        # (none if its read showed none: adding a sub-page would have stamped it)
+        kids = (read.child_page_ids if read is not None
+                else children.of(info.id) if known[info.id].child_pages else [])
         for kid in kids:
             if kid in seen:
                 continue

@@ -9,6 +9,10 @@ changed and nowhere else: an
 edit inside a sub-page stamps the sub-page, not its parent, as in Notion. Adding a sub-page,
 or trashing, restoring or renaming one, changes its parent's content too (its ``child_page``
 block comes, goes or shows the new title), so it stamps both.
+
+A sub-page created inside a block of a page (a toggle, a column, a callout) has that block as
+its parent (``{"type": "block_id", ...}``), as Notion reports it; its ``child_page`` block sits
+under that block, and the page that holds the block is the one whose content changes.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ BLOCK_TYPES = frozenset({
 })
 _TEXT_TYPES = frozenset({"paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item",
                          "numbered_list_item", "to_do", "toggle", "callout", "quote", "code"})
+#: Blocks a person can create a sub-page inside: those that nest blocks (a heading only if it is a
+#: toggle, a synced block only as its original).
+_PAGE_HOLDERS = (_TEXT_TYPES - {"code"}) | {"column", "synced_block"}
 
 
 class WorkspaceError(LabError, ValueError):
@@ -91,7 +98,7 @@ class Page(_Tracked):
     title: str
     type: str
     publishable: bool
-    parent_type: str  # "data_source_id", "page_id" or "workspace"
+    parent_type: str  # "data_source_id", "page_id", "block_id" or "workspace"
     parent_id: str | None
     created: str
     edited: str
@@ -158,6 +165,8 @@ class Workspace:
             ws._add_data_source(ds)
         for page in spec.get("pages", []):
             ws._add_page(page)
+        for page in ws.pages.values():
+            ws._take_block_parent(page)
         ws._resolve_synced_references()
         for integration in spec.get("integrations", []):
             ws._add_integration(integration)
@@ -196,6 +205,8 @@ class Workspace:
             parent_type, parent_id = "data_source_id", self._data_source_by_key(parent["key"]).id
         elif parent["type"] == "page":
             parent_type, parent_id = "page_id", object_id("page", parent["key"])
+        elif parent["type"] == "block":
+            parent_type, parent_id = "block_id", self._page_holder(spec["key"], parent.get("id"))
         elif parent["type"] == "workspace":
             parent_type, parent_id = "workspace", None
         else:
@@ -210,6 +221,21 @@ class Workspace:
         for index, block_spec in enumerate(spec.get("blocks", [])):
             page.children.append(self._add_block(block_spec, page, "page_id", page.id, f"{page.key}/{index}"))
         return page
+
+    def _page_holder(self, key: str, block_id: Any) -> str:
+        """The id of a block a sub-page can be created inside, or an error that says which blocks can."""
+        block = self.blocks.get(block_id) if isinstance(block_id, str) else None
+        flat_heading = block is not None and block.type.startswith("heading") and not block.content["is_toggleable"]
+        if block is None or block.in_trash or block.type not in _PAGE_HOLDERS or block.synced_from or flat_heading:
+            raise WorkspaceError(f"page {key!r}: parent block {block_id!r} cannot hold a sub-page; give the id of "
+                                 f"a block of a page that nests blocks ({', '.join(sorted(_PAGE_HOLDERS))})")
+        return block.id
+
+    def _take_block_parent(self, page: Page) -> None:
+        """A sub-page whose ``child_page`` block sits inside a block has that block as its parent, as in Notion."""
+        block = self.blocks.get(page.id)
+        if page.parent_type == "page_id" and block is not None and block.parent_type == "block_id":
+            page.parent_type, page.parent_id = "block_id", block.parent_id
 
     def _add_block(self, spec: dict[str, Any], page: Page, parent_type: str, parent_id: str, path: str) -> str:
         kind = spec.get("type")
@@ -379,39 +405,64 @@ class Workspace:
     def add_page(self, spec: dict[str, Any], user: str = "valeria") -> Page:
         """Create a page from a spec; its created and edited times are now (to the minute).
 
-        A page whose parent is a page is a sub-page: it also appears as a ``child_page`` block at
-        the end of its parent, which is an edit of the parent.
+        A page whose parent is a page (``{"type": "page", "key": ...}``) or a block of a page
+        (``{"type": "block", "id": ...}``) is a sub-page: it also appears as a ``child_page``
+        block at the end of that page or block, which is an edit of the page that holds it.
         """
         stamp = self._stamp()
         spec = {**spec, "created": stamp, "edited": stamp, "created_by": user, "edited_by": user}
         page = self._add_page(spec)
         self._resolve_synced_references()
-        if page.parent_type == "page_id":
-            parent = self.pages[page.parent_id]
+        self._take_block_parent(page)
+        if page.parent_type in ("page_id", "block_id"):
+            holder = self.blocks[page.parent_id] if page.parent_type == "block_id" else self.pages[page.parent_id]
+            parent = self.pages[holder.page_id] if isinstance(holder, Block) else holder
             if page.id not in self.blocks:
-                self._add_child_page_block({"page": page.key, "text": page.title}, parent, "page_id", parent.id)
-                parent.children.append(page.id)
+                self._add_child_page_block({"page": page.key, "text": page.title}, parent, page.parent_type,
+                                           page.parent_id)
+                holder.children.append(page.id)
             block = self.blocks[page.id]
             block.created = block.edited = stamp
             block.created_by = block.edited_by = self._user_id(user)
             self._touch_page(parent, user)
         return page
 
-    def add_child_page(self, parent_id: str, spec: dict[str, Any], user: str = "valeria") -> Page:
-        """Create a sub-page at the end of page ``parent_id`` (an edit of the parent, as in Notion)."""
-        return self.add_page({**spec, "parent": {"type": "page", "key": self.pages[parent_id].key}}, user)
+    def add_child_page(self, parent_id: str, spec: dict[str, Any], user: str = "valeria", *,
+                       inside_block: str | None = None) -> Page:
+        """Create a sub-page at the end of page ``parent_id``, or at the end of its block ``inside_block``
+        (a toggle, a column, a callout...): an edit of page ``parent_id``, as in Notion."""
+        if inside_block is None:
+            return self.add_page({**spec, "parent": {"type": "page", "key": self.pages[parent_id].key}}, user)
+        holder = self.blocks.get(inside_block)
+        if holder is None or holder.page_id != parent_id:
+            raise WorkspaceError(f"block {inside_block!r} is not a block of page {self.pages[parent_id].title!r}; "
+                                 f"pick one with find_block(page_id, text)")
+        return self.add_page({**spec, "parent": {"type": "block", "id": inside_block}}, user)
 
     def delete_block(self, block_id: str, user: str = "valeria") -> None:
         """Delete a block as Notion's ``DELETE /v1/blocks/{id}`` does: it goes to the trash (``in_trash``)
         with everything under it, and its page is edited. Deleting a ``child_page`` block trashes
-        the sub-page."""
+        the sub-page, and so does deleting a block that holds one (a toggle, a column)."""
         block = self.blocks[block_id]
         if block.type == "child_page" and block_id in self.pages:
             self.move_to_trash(block_id, user)
             return
+        for sub_page in self._sub_pages_inside(block):
+            self.move_to_trash(sub_page, user)
         stamp = self._touch_page(self.pages[block.page_id], user)
         block.in_trash = True
         block.edited, block.edited_by = stamp, self._user_id(user)
+
+    def _sub_pages_inside(self, block: Block) -> list[str]:
+        """The sub-pages not in the trash whose ``child_page`` blocks sit somewhere under ``block``."""
+        found, stack = [], list(block.children)
+        while stack:
+            child = self.blocks[stack.pop()]
+            if child.type == "child_page" and child.id in self.pages:
+                found += [] if self.pages[child.id].in_trash else [child.id]
+            elif not child.in_trash:
+                stack.extend(child.children)
+        return found
 
     def rename(self, page_id: str, title: str, user: str = "valeria") -> None:
         """Change a page's title: a property edit, so the page is edited. A sub-page's title is
