@@ -7,6 +7,7 @@ import pytest
 from lab.client import NoPacing, NotionClient, ObjectNotFound, collect_paginated_api
 from lab.clock import SimulatedClock
 from lab.simulator import NotionSimulator, Workspace, WorkspaceError, in_process_session
+from lab.simulator.inventory import page_status
 
 STAMP_0 = "2026-04-01T10:00:00.000Z"
 
@@ -184,3 +185,13 @@ def test_deleting_a_toggle_that_holds_a_sub_page_trashes_the_sub_page_too() -> N
     assert ws.pages[page.id].in_trash and ws.blocks[toggle].in_trash
     assert page.id not in {p["id"] for p in collect_paginated_api(client_for(ws).search, query="Notes")}
     assert ws.pages[policy].edited == ws.pages[page.id].edited == "2026-04-09T16:03:00.000Z"
+
+
+def test_the_inventory_calls_a_sub_page_of_a_publishable_row_publishable_wherever_it_sits() -> None:
+    ws = small_workspace()
+    policy, toggle = ws.page_id("policy"), ws.find_block(ws.page_id("policy"), "Details").id
+    notes = ws.add_child_page(policy, {"key": "notes", "title": "Notes"}, inside_block=toggle)
+    statuses = {page: page_status(ws, ws.page_id(page), "kb") for page in ("policy", "cases", "notes")}
+    assert statuses == {"policy": "publishable", "cases": "publishable", "notes": "publishable"}
+    ws.set_publishable(policy, False)
+    assert {page_status(ws, page_id, "kb") for page_id in (policy, ws.page_id("cases"), notes.id)} == {"draft"}
