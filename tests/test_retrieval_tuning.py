@@ -149,3 +149,15 @@ def test_climb_measures_each_step_against_the_recipe_kept_so_far() -> None:
     ladder = climb(Recipe(), [Step("4-grams", {"analyzer": CharNgramAnalyzer(n=4)})], pages, questions)
     assert list(ladder.table["step"]) == ["start", "4-grams"]
     assert set(ladder.per_question) == {"start", "4-grams"}
+
+
+@pytest.mark.parametrize("retriever", [BM25Retriever(), BM25FRetriever(), RM3Retriever(),
+                                       RRF([BM25Retriever(), BM25FRetriever()])])
+def test_a_query_that_is_not_text_is_a_type_error_naming_it(retriever) -> None:
+    fitted = retriever.fit(CORPUS)
+    with pytest.raises(TypeError, match="a query is a str .* query 0 is NoneType"):
+        fitted.search(None)
+    with pytest.raises(TypeError, match="query 1 is int"):
+        fitted.search_many(["pan", 7])
+    with pytest.raises(TypeError, match="wrap it in a list"):
+        fitted.search_many("pan")

@@ -121,7 +121,11 @@ class RowScorer(Retriever):
 def _query_list(queries: Sequence[str]) -> list[str]:
     if isinstance(queries, str):
         raise TypeError("search_many takes a list of queries, got a single str; wrap it in a list: [query]")
-    return list(queries)
+    queries = list(queries)
+    wrong = next((i for i, query in enumerate(queries) if not isinstance(query, str)), None)
+    if wrong is not None:
+        raise TypeError(f"a query is a str (the question's text), but query {wrong} is {type(queries[wrong]).__name__}")
+    return queries
 
 
 class TfidfRetriever(RowScorer):
