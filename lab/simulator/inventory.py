@@ -6,7 +6,7 @@ from collections import Counter
 
 import pandas as pd
 
-from lab.simulator.workspace import Page, Workspace
+from lab.simulator.workspace import Workspace
 
 __all__ = ["page_status", "page_inventory", "block_type_counts", "STATUSES"]
 
@@ -18,19 +18,8 @@ def page_status(ws: Workspace, page_id: str, integration_key: str) -> str:
     ``draft`` (shared, not publishable) or ``private`` (not shared)."""
     if not ws.can_see(ws.integration_by_key(integration_key), page_id):
         return "private"
-    row = _row_above(ws, page_id)
-    return "publishable" if row is not None and row.parent_type == "data_source_id" and row.publishable else "draft"
-
-
-def _row_above(ws: Workspace, page_id: str) -> Page | None:
-    """The page at the top of ``page_id``'s chain of parent pages (through the blocks that hold
-    sub-pages), itself for a row or a top-level page; ``None`` on a cycle."""
-    page, seen = ws.pages[page_id], set()
-    while page.parent_type in ("page_id", "block_id") and page.id not in seen:
-        seen.add(page.id)
-        parent = page.parent_id if page.parent_type == "page_id" else ws.blocks[page.parent_id].page_id
-        page = ws.pages[parent]
-    return None if page.id in seen else page
+    top = [ws.pages[above] for above in ws.ancestors(page_id) if above in ws.pages][-1]  # the row it hangs from
+    return "publishable" if top.parent_type == "data_source_id" and top.publishable else "draft"
 
 
 def _descendants(ws: Workspace, page_id: str) -> list[str]:
