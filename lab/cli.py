@@ -177,7 +177,7 @@ def _check_token(token: str, name: str) -> str:
 
 def _open_index(path: str) -> "IndexStore":
     """The index at ``path``, opened and proved writable before any request is sent."""
-    from lab.ingest.store import IndexStore, StoreError
+    from lab.ingest.store import IndexOpenError, IndexStore, StoreError
 
     if path.strip() in ("", ":memory:"):
         raise _Failure(ExitCode.DATABASE, f"--db {path!r} would keep the index in memory and lose it when the "
@@ -189,9 +189,10 @@ def _open_index(path: str) -> "IndexStore":
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         store = IndexStore(where)
+    except IndexOpenError as exc:
+        raise _Failure(ExitCode.DATABASE, _rebuild_hint(f"--db {path} {exc.reason}", path)) from None
     except StoreError as exc:
-        raise _Failure(ExitCode.DATABASE, _rebuild_hint(str(exc).replace(f"the index {where}", f"--db {path}", 1),
-                                                        path)) from None
+        raise _Failure(ExitCode.DATABASE, str(exc)) from None
     except (sqlite3.Error, OSError) as exc:
         raise _Failure(ExitCode.DATABASE, _database_problem(path, exc)) from None
     try:

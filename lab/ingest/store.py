@@ -41,7 +41,8 @@ from lab.vectors.search import Hit, cosine_scores, top_k_rows
 from lab.vectors.tfidf import TfidfVectorizer
 
 __all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "TermCounts", "StoreError",
-           "SchemaVersionError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS", "IngestedFile", "open_failure"]
+           "SchemaVersionError", "IndexOpenError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS",
+           "IngestedFile", "open_failure"]
 
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
@@ -150,6 +151,14 @@ CREATE TABLE model_switches (
 
 class StoreError(LabError, RuntimeError):
     """Base class of the index's errors."""
+
+
+class IndexOpenError(StoreError):
+    """The index file cannot be opened: ``reason`` says what is wrong with ``path`` and what to do."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"the index {path} {reason}")
+        self.path, self.reason = path, reason
 
 
 class SchemaVersionError(StoreError):
@@ -274,7 +283,7 @@ class IndexStore:
             # transactions are explicit; a writer waits for another process's transaction to end
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         except sqlite3.DatabaseError as error:  # a missing folder, say
-            raise StoreError(f"the index {self.path} {open_failure(self.path, error)}") from None
+            raise IndexOpenError(self.path, open_failure(self.path, error)) from None
         try:
             self._db.execute("PRAGMA foreign_keys = ON")
             if self._db.execute("PRAGMA page_count").fetchone()[0] == 0:
@@ -285,7 +294,7 @@ class IndexStore:
             self._use_write_ahead_log()
         except sqlite3.DatabaseError as error:  # not SQLite, damaged, read-only
             self._db.close()
-            raise StoreError(f"the index {self.path} {open_failure(self.path, error)}") from None
+            raise IndexOpenError(self.path, open_failure(self.path, error)) from None
         self._check_or_create_schema()
 
     def _use_write_ahead_log(self) -> None:
