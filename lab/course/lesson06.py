@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
 from lab.client import FixedRate, NotionClient, RequestRecord, collect_paginated_api
+from lab.client.log import COLUMNS
 from lab.course.edits import afternoon_edits, apply_edits, move_section_to_sub_page
 from lab.course.exercises import Exercises
 from lab.course.story import Story, World
-from lab.ingest.reading import find_data_source, page_title
+from lab.ingest.reading import find_data_source, page_title, request_breakdown
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
 from lab.simulator import KB_INTEGRATION, InjectedCrash, Workspace, bakery_simulator, crashing_session
@@ -85,17 +87,14 @@ def sync_summary(report: SyncReport) -> pd.DataFrame:
 
 
 def requests_by_kind(records: Sequence[RequestRecord], page_ids: Collection[str]) -> dict[str, int]:
-    """Count a run's requests by what they asked for: data source queries and searches,
-    the block lists of pages themselves, and the lists of blocks nested inside them (lesson 01)."""
-    counts = {"queries and searches": 0, "page block lists": 0, "nested block lists": 0}
-    for record in records:
-        if record.endpoint != "blocks.children.list":
-            counts["queries and searches"] += 1
-        elif record.route.split("/")[3] in page_ids:
-            counts["page block lists"] += 1
-        else:
-            counts["nested block lists"] += 1
-    return counts
+    """A run's requests by what they asked for (lesson 02's :func:`~lab.ingest.request_breakdown`,
+    grouped as this lesson tells them): data source queries and searches, the block lists of pages
+    themselves, the lists of blocks nested inside them (lesson 01), and retries if there were any."""
+    log = pd.DataFrame([asdict(record) for record in records], columns=COLUMNS)
+    parts = request_breakdown(log, set(page_ids))
+    kinds = {"queries and searches": parts["search"] + parts["queries"] + parts["other"],
+             "page block lists": parts["page reads"], "nested block lists": parts["nested reads"]}
+    return kinds | ({"retries": parts["retries"]} if parts["retries"] else {})
 
 
 def interrupted_first_indexes(shares: tuple[float, ...] = (0.25, 0.50, 0.90)) -> pd.DataFrame:
