@@ -23,13 +23,15 @@ from lab.course.lesson06 import fresh_world
 from lab.course.story import Story
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import full_index
-from lab.retrieval import (TUNED, LabelledQuestion, Ladder, Recipe, SearchCorpus, Step, bakery_questions, paired_gain,
-                           source_units, unanswerable_bakery_questions)
+from lab.ingest.models import DenseEmbedder
+from lab.retrieval import (TUNED, LabelledQuestion, Ladder, Recipe, SearchCorpus, Step, bakery_questions, climb,
+                           paired_gain, source_units, unanswerable_bakery_questions)
+from lab.services.voyage import VOYAGE_KEY_ENV, voyage_from_env
 from lab.simulator import Workspace, bakery_workspace
 from lab.vectors import CharNgramAnalyzer, SpanishAnalyzer
 
 __all__ = ["SEED", "LADDER_STEPS", "RUNG_LABELS", "RECALL_TARGET", "POISON", "TYPO_QUESTION", "FORGED", "read_pages",
-           "ladder_table", "ladder_view", "misses_table", "halves_table", "answering_story", "may_first_edit",
+           "ladder_table", "ladder_view", "misses_table", "halves_table", "dense_rung", "answering_story", "may_first_edit",
            "poison_edit", "apply_edit", "stored_corpus", "hits_table", "prompt_preview", "poison_report",
            "answers_summary", "exercise", "key_figures"]
 
@@ -139,6 +141,22 @@ def halves_table(ladder: Ladder, questions: Sequence[LabelledQuestion], seed: in
                 row[f"{half} {metric}"] = f"{gain.mean:+.3f} [{gain.low:+.2f}, {gain.high:+.2f}]"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def dense_rung(ladder: Ladder, pages: Sequence, questions: Sequence[LabelledQuestion],
+               embedder: DenseEmbedder | None = None, seed: int = SEED) -> str:
+    """The rung the ladder's misses point to, a model of word meaning, as the ladder's table prints it:
+    the recipe reached, then that recipe fused by reciprocal rank with a dense model's ranking.
+
+    The model is ``embedder`` or, by default, Voyage AI's (``voyage-4``, a multilingual model) when
+    ``$VOYAGE_API_KEY`` is set. Without either, one line says so and nothing is called.
+    """
+    embedder = voyage_from_env() if embedder is None else embedder
+    if embedder is None:
+        return (f"{VOYAGE_KEY_ENV} is not set: the dense rung (the ladder's recipe fused with Voyage AI's "
+                "vectors) is not measured.")
+    step = Step(f"fused with {embedder.name} by RRF", {"dense": embedder})
+    return ladder_table(climb(ladder.recipe, [step], pages, questions, seed=seed)).to_string(index=False)
 
 
 def answering_story() -> Story:

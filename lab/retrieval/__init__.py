@@ -2,8 +2,9 @@
 
 - :class:`SearchCorpus` holds the chunks (text, page, section, audience); a search returns
   :class:`~lab.vectors.Hit` records, as the stored index does.
-- :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf) and
-  :class:`StoredVectorRetriever` (any model in an ``IndexStore``) share
+- :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf),
+  :class:`StoredVectorRetriever` (any model in an ``IndexStore``) and :class:`EmbeddingRetriever`
+  (a dense embedder called at fit and query time) share
   ``search(query, k, audience=None, min_score=None)``.
 - :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections; :class:`HeadingWeighted`
   counts titles and sections more, :class:`BM25FRetriever` scores them as fields;
@@ -31,6 +32,7 @@ from lab.retrieval.recipe import TUNED, Ladder, Recipe, Step, climb
 from lab.retrieval.significance import Gain, paired_gain
 from lab.retrieval.retrievers import (
     BM25Retriever,
+    EmbeddingRetriever,
     LsaRetriever,
     Retriever,
     RowScorer,
@@ -47,6 +49,7 @@ __all__ = [
     "LsaRetriever",
     "BM25Retriever",
     "StoredVectorRetriever",
+    "EmbeddingRetriever",
     "RRF",
     "AuditedRetriever",
     "SearchLog",

@@ -2,7 +2,8 @@
 
 The ladder of lesson 10 changes one knob at a time (the analyzer, how much headings count, the
 chunk size, pseudo-relevance feedback, fusion with LSA, headings as BM25F fields, fusion with a
-second analysis, sections as the unit ranked) and keeps what helps. A :class:`Recipe`
+second analysis, sections as the unit ranked; with a key, fusion with a paid dense model) and
+keeps what helps. A :class:`Recipe`
 holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step.
 :func:`climb` measures each step against the recipe kept so far and decides whether to keep it.
 :data:`TUNED` is where the bakery's ladder ends: the method the answering lesson searches with.
@@ -25,7 +26,7 @@ from lab.retrieval.feedback import RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF
 from lab.retrieval.headings import HeadingWeighted
-from lab.retrieval.retrievers import BM25Retriever, LsaRetriever, Retriever
+from lab.retrieval.retrievers import BM25Retriever, EmbeddingRetriever, LsaRetriever, Retriever
 from lab.retrieval.significance import Gain, paired_gain
 from lab.vectors import CharNgramAnalyzer, WordAnalyzer
 from lab.vectors.search import Hit
@@ -53,6 +54,8 @@ class Recipe:
         ``heading_weight``, 1; b = 0.75 each) instead of repeating the headings in the text.
     fuse_analyzers : more analyzers, each a BM25 (built like the first) fused by reciprocal rank.
     unit : what the fusion ranks: "chunk", or "section" (each section once, at its best chunk).
+    dense : a dense embedder (``embed_documents``, ``embed_query``, ``name``) whose cosine ranking
+        is fused by reciprocal rank too, e.g. Voyage AI's (``None``: no dense list).
     """
 
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
@@ -64,6 +67,7 @@ class Recipe:
     bm25f: bool = False
     fuse_analyzers: tuple[Callable[[str], list[str]], ...] = ()
     unit: Literal["chunk", "section"] = "chunk"
+    dense: Any = None
 
     def corpus(self, pages: Iterable[Any]) -> SearchCorpus:
         """Chunk read pages (``KnowledgeBaseRead.pages``) with this recipe's chunker, urls and edits kept."""
@@ -83,6 +87,8 @@ class Recipe:
             lsa = LsaRetriever(self.lsa_components, analyzer=self.analyzer, random_state=self.random_state)
             rankers.append((("lsa", self.analyzer, self.heading_weight, self.lsa_components, self.random_state),
                             self._weighted(lsa)))
+        if self.dense is not None:
+            rankers.append((("dense", self.dense.name), EmbeddingRetriever(self.dense)))
         built = [ranker if shared is None else _FitOnce(key, ranker, shared) for key, ranker in rankers]
         return built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
 

@@ -15,7 +15,7 @@ ranks them the same way:
    result is better than an unrelated one), so fewer than ``k`` hits, or none, may come back;
 3. the ``k`` best remaining rows are returned, best first, equal scores in corpus row order.
 
-Cosine retrievers (TF-IDF, LSA, stored dense vectors) rank every visible row, even at cosine
+Cosine retrievers (TF-IDF, LSA, stored or embedded dense vectors) rank every visible row, even at cosine
 0; BM25, like Lucene, ranks only rows that contain at least one query term.
 
 A large stored index is searched the same way, without a pass over every row per query:
@@ -29,19 +29,22 @@ contain one of its terms, term by term, keeping the best as it goes
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
-from lab.ingest.models import CorpusModels
+from lab.ingest.models import CorpusModels, check_embedder_limit
 from lab.ingest.store import IndexStore, ModelMismatchError
 from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
 from lab.vectors.search import (Hit, check_k, cosine_scores, top_k_dense_product, top_k_rows,
                                  top_k_sparse_product)
 
-__all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever"]
+__all__ = ["Retriever", "RowScorer", "TfidfRetriever", "LsaRetriever", "BM25Retriever", "StoredVectorRetriever",
+           "EmbeddingRetriever"]
 
 TextAnalyzer = Callable[[str], list[str]]
 Ranked = list[list[tuple[int, float]]]  # for each query, (row, score) pairs, best first
@@ -240,7 +243,32 @@ class BM25Retriever(RowScorer):
     def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
         return self.bm25_.top_k_many(queries, k, mask=visible, min_score=min_score)
 
-class StoredVectorRetriever(RowScorer):
+class _QueryEncodedRows(RowScorer):
+    """Cosine similarity between unit row vectors ``matrix_`` and query vectors from a model's encoder."""
+
+    model: str
+
+    def score(self, query: str) -> np.ndarray:
+        """The cosine of every row with ``query``, shape (n_rows,), in corpus order, before any filter."""
+        self._check_fitted("matrix_")
+        return cosine_scores(self.matrix_, self._vector(query))
+
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        vectors = np.stack([self._vector(query) for query in queries]) if queries else self.matrix_[:0]
+        return top_k_dense_product(vectors, self.matrix_, k, mask=visible, min_score=min_score)
+
+    def _encode(self, query: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def _vector(self, query: str) -> np.ndarray:
+        vector = np.asarray(self._encode(query), dtype=np.float32).ravel()
+        if vector.shape[0] != self.matrix_.shape[1]:
+            raise ModelMismatchError(f"the query vector has dimension {vector.shape[0]} but {self.model!r} vectors "
+                                     f"have {self.matrix_.shape[1]}: encode queries with the model that made them")
+        return vector
+
+
+class StoredVectorRetriever(_QueryEncodedRows):
     """Cosine similarity against any model's vectors stored in an :class:`~lab.ingest.store.IndexStore`.
 
     The chunk vectors come from the store (written by whichever model, Voyage AI or LSA); the
@@ -273,18 +301,50 @@ class StoredVectorRetriever(RowScorer):
                                      f"corpus with SearchCorpus.from_store(store, {self.model!r})")
         self.matrix_ = vectors[[row_of[chunk_id] for chunk_id in corpus.ids]]
 
-    def score(self, query: str) -> np.ndarray:
-        """The cosine of every row with ``query``, shape (n_rows,), in corpus order, before any filter."""
-        self._check_fitted("matrix_")
-        return cosine_scores(self.matrix_, self._vector(query))
+    def _encode(self, query: str) -> np.ndarray:
+        return self.encode(query)
 
-    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
-        vectors = np.stack([self._vector(query) for query in queries]) if queries else self.matrix_[:0]
-        return top_k_dense_product(vectors, self.matrix_, k, mask=visible, min_score=min_score)
 
-    def _vector(self, query: str) -> np.ndarray:
-        vector = np.asarray(self.encode(query), dtype=np.float32).ravel()
-        if vector.shape[0] != self.matrix_.shape[1]:
-            raise ModelMismatchError(f"the query vector has dimension {vector.shape[0]} but {self.model!r} vectors "
-                                     f"have {self.matrix_.shape[1]}: encode queries with the model that made them")
-        return vector
+class EmbeddingRetriever(_QueryEncodedRows):
+    """Cosine similarity between a dense embedder's vectors of the chunks and of each query.
+
+    ``fit`` sends every chunk text to ``embedder.embed_documents`` (one batched call, or the
+    embedder's own batches); each distinct query is embedded once with ``embedder.embed_query``
+    and kept, so a ladder that searches the same questions again pays for them once. Any
+    :class:`~lab.ingest.models.DenseEmbedder` with an ``embed_query`` works: Voyage AI's, or the
+    offline :class:`~lab.ingest.offline_embedder.LsaEmbedder`.
+
+    Attributes
+    ----------
+    matrix_ : float32 ndarray of shape (n_rows, dimension), unit rows in corpus order.
+    tokens_ : tokens the embedder reported for the chunk texts.
+    corpus_ : the corpus.
+    """
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+
+    @property
+    def model(self) -> str:  # type: ignore[override]
+        return str(getattr(self.embedder, "name", type(self.embedder).__name__))
+
+    def _fit(self, corpus: SearchCorpus) -> None:
+        check_embedder_limit(self.embedder, [SimpleNamespace(id=i, text=t) for i, t in zip(corpus.ids, corpus.texts)])
+        result = self.embedder.embed_documents(list(corpus.texts))
+        self.matrix_ = _unit_rows(np.asarray(result.vectors, dtype=np.float32))
+        if self.matrix_.shape[0] != len(corpus):
+            raise ModelMismatchError(f"{self.model!r} returned {self.matrix_.shape[0]} vectors for "
+                                     f"{len(corpus)} chunk texts")
+        self.tokens_ = int(getattr(result, "tokens", 0))
+        self._queries: dict[str, np.ndarray] = {}
+
+    def _encode(self, query: str) -> np.ndarray:
+        if query not in self._queries:
+            vector = np.asarray(self.embedder.embed_query(query), dtype=np.float32).ravel()
+            self._queries[query] = _unit_rows(vector[None, :])[0]
+        return self._queries[query]
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)
