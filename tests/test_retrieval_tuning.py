@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lab.retrieval import (RRF, BM25FRetriever, BM25Retriever, HeadingWeighted, Recipe, RM3Retriever, SearchCorpus,
+from lab.retrieval import (RRF, BM25FRetriever, BM25FRM3Retriever, BM25Retriever, HeadingWeighted, Recipe, RM3Retriever, SearchCorpus,
                            Step, climb, paired_gain)
 from lab.retrieval.evaluation import LabelledQuestion
 from lab.retrieval.recipe import keeps
@@ -78,8 +78,6 @@ def test_bm25f_ranks_a_batch_of_queries_as_its_scores_rank_each_one() -> None:
 def test_bm25f_wants_one_weight_and_one_b_per_field() -> None:
     with pytest.raises(ValueError, match="one value per field"):
         BM25FRetriever(weights=(2, 1)).fit(CORPUS)
-    with pytest.raises(ValueError, match="RM3 feedback runs on plain BM25"):
-        Recipe(bm25f=True, feedback=True).retriever()
 
 
 def test_fusing_by_section_returns_each_section_once_at_its_best_chunk() -> None:
@@ -116,6 +114,32 @@ def test_rm3_with_only_the_original_query_ranks_like_bm25() -> None:
     assert RM3Retriever().fit(CORPUS).search("violín", k=3) == []
 
 
+def test_rm3_on_bm25f_fields_without_length_normalisation_expands_and_scores_like_rm3_on_bm25() -> None:
+    fields = BM25FRM3Retriever(weights=(1, 1, 1), b=(0, 0, 0), fb_docs=2).fit(CORPUS)
+    plain = RM3Retriever(b=0.0, fb_docs=2).fit(CORPUS)
+    by_term = lambda retriever, vocabulary: {  # noqa: E731
+        term: retriever.expanded_query("cacahuate").get(column) for term, column in vocabulary.items()}
+    expected = {t: w for t, w in by_term(plain, plain.bm25_.vocabulary_).items() if w is not None}
+    found = {t: w for t, w in by_term(fields, fields.vocabulary_).items() if w is not None}
+    assert found.keys() == expected.keys() and "trigo" in found
+    assert [found[t] for t in expected] == pytest.approx(list(expected.values()))
+    assert fields.score("cacahuate") == pytest.approx(plain.score("cacahuate"))
+
+
+def test_rm3_on_bm25f_with_only_the_original_query_ranks_like_bm25f() -> None:
+    rm3 = BM25FRM3Retriever(original_weight=1.0).fit(CORPUS)
+    fields = BM25FRetriever().fit(CORPUS)
+    assert [h.id for h in rm3.search("cacahuate mayo", k=3)] == [h.id for h in fields.search("cacahuate mayo", k=3)]
+    assert rm3.search("violín", k=3) == []
+    with pytest.raises(ValueError, match="original_weight"):
+        BM25FRM3Retriever(original_weight=1.5).fit(CORPUS)
+
+
+def test_a_recipe_with_feedback_and_fields_runs_rm3_on_bm25f() -> None:
+    assert isinstance(Recipe(bm25f=True, feedback=True).retriever(), BM25FRM3Retriever)
+    assert isinstance(Recipe(feedback=True).retriever(), RM3Retriever)
+
+
 def test_the_paired_bootstrap_interval_contains_the_mean_and_counts_wins_and_losses() -> None:
     before = pd.Series([0.0, 1.0, 0.5, 1.0], index=list("abcd"))
     after = pd.Series([1.0, 1.0, 0.0, 1.0], index=list("abcd"))
@@ -149,6 +173,9 @@ def test_climb_measures_each_step_against_the_recipe_kept_so_far() -> None:
     ladder = climb(Recipe(), [Step("4-grams", {"analyzer": CharNgramAnalyzer(n=4)})], pages, questions)
     assert list(ladder.table["step"]) == ["start", "4-grams"]
     assert set(ladder.per_question) == {"start", "4-grams"}
+    # any rung may follow any kept rung: fields after feedback run RM3 on BM25F
+    both = climb(Recipe(feedback=True), [Step("fields", {"bm25f": True})], pages, questions)
+    assert list(both.table["step"]) == ["start", "fields"]
 
 
 @pytest.mark.parametrize("retriever", [BM25Retriever(), BM25FRetriever(), RM3Retriever(),

@@ -8,7 +8,7 @@
   ``search(query, k, audience=None, min_score=None)``.
 - :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections; :class:`HeadingWeighted`
   counts titles and sections more, :class:`BM25FRetriever` scores them as fields;
-  :class:`RM3Retriever` adds pseudo-relevance feedback to BM25.
+  :class:`RM3Retriever` and :class:`BM25FRM3Retriever` add pseudo-relevance feedback to BM25 and BM25F.
 - :mod:`lab.retrieval.recipe` holds the tuning ladder (:class:`Recipe`, :func:`climb`, :data:`TUNED`)
   and :mod:`lab.retrieval.significance` the paired bootstrap that says how sure a gain is.
 - :class:`AuditedRetriever` wraps any retriever and appends who asked, a keyed hash of the query
@@ -23,7 +23,7 @@ from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt
                                       source_units)
 from lab.retrieval.labelled_sets import (bakery_questions, handbook_questions, study_note_corpus, study_note_questions,
                                          unanswerable_bakery_questions)
-from lab.retrieval.feedback import RM3Retriever
+from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
@@ -57,6 +57,7 @@ __all__ = [
     "HeadingWeighted",
     "BM25FRetriever",
     "RM3Retriever",
+    "BM25FRM3Retriever",
     "Recipe",
     "Step",
     "Ladder",

@@ -88,8 +88,9 @@ class BM25FRetriever(RowScorer):
         if not terms:
             raise ValueError("the vocabulary is empty: the analyzer dropped every term of every field")
         combined = sp.csr_matrix((n_rows, len(terms)), dtype=np.float64)
-        for index, (weight, b) in enumerate(zip(self.weights, self.b)):
-            field = counts[index * n_rows:(index + 1) * n_rows].astype(np.float64)
+        field_counts = [counts[index * n_rows:(index + 1) * n_rows].astype(np.float64) for index in range(len(FIELDS))]
+        self._keep_field_counts(field_counts)
+        for field, weight, b in zip(field_counts, self.weights, self.b):
             lengths = np.asarray(field.sum(axis=1)).ravel()
             mean = lengths.mean() or 1.0  # a field empty in every row: nothing to normalise
             combined = combined + sp.diags(weight / (1 - b + b * lengths / mean)) @ field
@@ -100,6 +101,9 @@ class BM25FRetriever(RowScorer):
         combined.data = self.idf_[combined.indices] * combined.data / (self.k1 + combined.data)
         self.vocabulary_ = {term: column for column, term in enumerate(terms)}
         self.weights_ = combined.tocsc()
+
+    def _keep_field_counts(self, fields: Sequence[sp.csr_matrix]) -> None:
+        """A hook for subclasses that need each field's raw term counts (RM3 does); nothing here."""
 
     def query_terms(self, query: str) -> list[int]:
         """Columns of the query's known terms, repeats kept (a repeated term counts again, as in BM25)."""

@@ -22,7 +22,7 @@ from lab.chunking.corpus import chunk_pages
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
-from lab.retrieval.feedback import RM3Retriever
+from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF
 from lab.retrieval.headings import HeadingWeighted
@@ -47,7 +47,8 @@ class Recipe:
     analyzer : text -> terms, for BM25 (and LSA's TF-IDF when fused).
     heading_weight : how many times a chunk's title and section count (1: once, as written).
     chunker : how pages become chunks (lesson 03's 300/50 token windows by default).
-    feedback : BM25 with RM3 pseudo-relevance feedback (Anserini's 10 documents, 10 terms, 0.5).
+    feedback : RM3 pseudo-relevance feedback on the keyword lists, BM25 or BM25F (Anserini's 10
+        documents, 10 terms, 0.5).
     lsa_components : fuse with LSA of that many dimensions by reciprocal rank (``None``: no fusion).
     random_state : seed of LSA's start vector.
     bm25f : score title, section and body as BM25F fields (weights ``heading_weight``,
@@ -94,10 +95,8 @@ class Recipe:
 
     def _keyword(self, analyzer: Callable[[str], list[str]]) -> Retriever:
         if self.bm25f:
-            if self.feedback:
-                raise ValueError("RM3 feedback runs on plain BM25, not on BM25F fields: "
-                                 "set feedback=False or bm25f=False")
-            return BM25FRetriever(weights=(self.heading_weight, self.heading_weight, 1), analyzer=analyzer)
+            fields = BM25FRM3Retriever if self.feedback else BM25FRetriever
+            return fields(weights=(self.heading_weight, self.heading_weight, 1), analyzer=analyzer)
         return self._weighted(RM3Retriever(analyzer=analyzer) if self.feedback else BM25Retriever(analyzer=analyzer))
 
     def _weighted(self, retriever: Retriever) -> Retriever:
