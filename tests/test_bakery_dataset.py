@@ -21,6 +21,7 @@ from lab.datasets.notion_markdown import MAX_RUN_CHARS
 from lab.course.paths import DATA_DIR
 
 QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
+HELDOUT_PATH = DATA_DIR / "questions" / "bakery_heldout.json"
 LAB_TOKEN = re.compile(r"\w+|[^\w\s]")
 KB_TYPES = {"ficha": 12, "politica": 8, "faq": 10, "aviso": 6, "alergenos": 4}
 QUESTION_KINDS = {"paraphrase", "synonym", "number", "date", "allergen", "hours", "price", "policy"}
@@ -453,6 +454,29 @@ def test_the_three_counter_questions_are_labelled(questions: list[dict[str, Any]
     assert {"page": "politica-cancelaciones", "section": "Plazos para cancelar"} in \
         by_text["¿Hasta cuándo puedo cancelar un pastel?"]["gold"]
     assert {"page": "aviso-puente-1-de-mayo", "section": "Horario"} in by_text["¿Abren el 1 de mayo?"]["gold"]
+
+
+def test_thirty_nine_heldout_questions_with_their_own_ids_and_wording_and_many_kinds(
+        questions: list[dict[str, Any]]) -> None:
+    heldout = json.loads(HELDOUT_PATH.read_text(encoding="utf-8"))
+    ids = [question["id"] for question in heldout]
+    assert len(heldout) == 39 and len(set(ids)) == 39 and all(re.fullmatch(r"h\d{2}", i) for i in ids)
+    assert not set(ids) & {question["id"] for question in questions}
+    assert all(question.keys() == {"id", "question", "gold", "kind"} for question in heldout)
+    assert len({question["kind"] for question in heldout}) >= 8
+    assert not {q["question"] for q in heldout} & {q["question"] for q in questions}
+
+
+def test_every_heldout_gold_section_is_a_heading_of_a_publishable_page_or_its_lead(pages: dict[str, Any]) -> None:
+    for question in json.loads(HELDOUT_PATH.read_text(encoding="utf-8")):
+        assert question["gold"], question["id"]
+        for gold in question["gold"]:
+            page = pages.get(gold["page"])
+            assert page is not None and page["publishable"], (question["id"], gold)
+            if gold["section"] is None:  # the text before the first heading
+                assert not page["blocks"][0]["type"].startswith("heading_"), (question["id"], gold)
+            else:
+                assert gold["section"] in headings(page), (question["id"], gold)
 
 
 def test_the_questions_file_is_two_space_indented_json() -> None:

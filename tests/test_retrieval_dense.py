@@ -11,12 +11,11 @@ from lab.ingest.offline_embedder import LsaEmbedder
 from lab.ingest.store import ModelMismatchError
 from lab.retrieval import (RRF, EmbeddingRetriever, LsaRetriever, Recipe, SearchCorpus, Step, climb,
                            reciprocal_rank_fusion)
-from lab.retrieval.evaluation import LabelledQuestion
 from lab.services.voyage import VOYAGE_KEY_ENV, VoyageEmbedder
 from lab.vectors import WordAnalyzer
 from tests.leaks import leaks, shown
 from tests.test_embeddings import KEY, FakeVoyage, fake_url  # noqa: F401 (the fixture)
-from tests.test_retrieval_tuning import CORPUS, _Page
+from tests.test_retrieval_tuning import CORPUS, _pages_and_questions
 
 ENGLISH = WordAnalyzer(stop_words="en")
 
@@ -105,18 +104,6 @@ def test_a_recipe_with_a_dense_model_fuses_its_ranking_with_the_keyword_list() -
     assert [h.id for h in fused.search("cacahuate trigo", k=3)] == [chunk_id for chunk_id, _ in expected]
 
 
-def _pages_and_questions():
-    from lab.notion.pages import PageMetadata
-
-    def paragraph(text: str) -> dict:
-        return {"type": "paragraph", "paragraph": {"rich_text": [{"plain_text": text}]}}
-
-    pages = [_Page(PageMetadata(id=f"p{i}", title=title, type="faq", edited="e", url=f"u{i}"), [(0, paragraph(text))])
-             for i, (title, text) in enumerate([("Polvorones", "Los polvorones llevan cacahuate."),
-                                                 ("Entregas", "Repartimos en bicicleta de carga.")])]
-    return pages, [LabelledQuestion("q1", "¿El polvorón lleva cacahuate?", frozenset({("p0", None)}))]
-
-
 def test_without_a_key_the_dense_rung_says_so_in_one_line_and_calls_nothing(monkeypatch) -> None:
     monkeypatch.delenv(VOYAGE_KEY_ENV, raising=False)
     pages, questions = _pages_and_questions()
@@ -141,3 +128,4 @@ def test_voyage_vectors_rank_the_corpus_and_the_key_stays_out_of_every_repr_and_
     kinds = [call["body"]["input_type"] for call in FakeVoyage.calls]
     assert kinds == ["document", "query"]
     assert not leaks(KEY, shown(retriever, Recipe(dense=embedder)))
+

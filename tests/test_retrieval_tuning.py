@@ -12,6 +12,7 @@ from lab.retrieval import (RRF, BM25FRetriever, BM25FRM3Retriever, BM25Retriever
 from lab.retrieval.evaluation import LabelledQuestion
 from lab.retrieval.recipe import keeps
 from lab.retrieval.significance import Gain
+from lab.course.lesson10 import heldout_table
 from lab.vectors import CharNgramAnalyzer
 
 CORPUS = SearchCorpus(
@@ -160,7 +161,7 @@ class _Page:
         self.info, self.blocks = info, blocks
 
 
-def test_climb_measures_each_step_against_the_recipe_kept_so_far() -> None:
+def _pages_and_questions():
     from lab.notion.pages import PageMetadata
 
     def paragraph(text: str) -> dict:
@@ -169,7 +170,11 @@ def test_climb_measures_each_step_against_the_recipe_kept_so_far() -> None:
     pages = [_Page(PageMetadata(id=f"p{i}", title=title, type="faq", edited="e", url=f"u{i}"), [(0, paragraph(text))])
              for i, (title, text) in enumerate([("Polvorones", "Los polvorones llevan cacahuate."),
                                                  ("Entregas", "Repartimos en bicicleta de carga.")])]
-    questions = [LabelledQuestion("q1", "¿El polvorón lleva cacahuate?", frozenset({("p0", None)}))]
+    return pages, [LabelledQuestion("q1", "¿El polvorón lleva cacahuate?", frozenset({("p0", None)}))]
+
+
+def test_climb_measures_each_step_against_the_recipe_kept_so_far() -> None:
+    pages, questions = _pages_and_questions()
     ladder = climb(Recipe(), [Step("4-grams", {"analyzer": CharNgramAnalyzer(n=4)})], pages, questions)
     assert list(ladder.table["step"]) == ["start", "4-grams"]
     assert set(ladder.per_question) == {"start", "4-grams"}
@@ -188,3 +193,12 @@ def test_a_query_that_is_not_text_is_a_type_error_naming_it(retriever) -> None:
         fitted.search_many(["pan", 7])
     with pytest.raises(TypeError, match="wrap it in a list"):
         fitted.search_many("pan")
+
+
+def test_the_heldout_table_sets_the_recipe_reached_against_the_start_on_both_sets_of_questions() -> None:
+    pages, questions = _pages_and_questions()
+    heldout = [LabelledQuestion("h1", "¿Reparten en bicicleta?", frozenset({("p1", None)}))]
+    ladder = climb(Recipe(), [], pages, questions)
+    table = heldout_table(ladder, pages, questions, heldout)
+    assert list(table["questions"]) == ["1 climbed on", "1 written afterwards"]
+    assert table.loc[1, "reached recall@8"] == 1.0 and table.loc[1, "gain recall@8 [95% CI]"].startswith("+0.000")

@@ -25,15 +25,16 @@ from lab.ingest.store import IndexStore
 from lab.ingest.sync import full_index
 from lab.ingest.models import DenseEmbedder
 from lab.retrieval import (TUNED, LabelledQuestion, Ladder, Recipe, SearchCorpus, Step, bakery_questions, climb,
-                           paired_gain, source_units, unanswerable_bakery_questions)
+                           evaluate_search, paired_gain, source_units, unanswerable_bakery_questions)
+from lab.retrieval.recipe import LADDER_METRICS
 from lab.services.voyage import VOYAGE_KEY_ENV, voyage_from_env
 from lab.simulator import Workspace, bakery_workspace
 from lab.vectors import CharNgramAnalyzer, SpanishAnalyzer
 
 __all__ = ["SEED", "LADDER_STEPS", "RUNG_LABELS", "RECALL_TARGET", "POISON", "TYPO_QUESTION", "FORGED", "read_pages",
-           "ladder_table", "ladder_view", "misses_table", "halves_table", "dense_rung", "answering_story", "may_first_edit",
-           "poison_edit", "apply_edit", "stored_corpus", "hits_table", "prompt_preview", "poison_report",
-           "answers_summary", "exercise", "key_figures"]
+           "ladder_table", "ladder_view", "misses_table", "halves_table", "heldout_table", "dense_rung",
+           "answering_story", "may_first_edit", "poison_edit", "apply_edit", "stored_corpus", "hits_table",
+           "prompt_preview", "poison_report", "answers_summary", "exercise", "key_figures"]
 
 SEED = 10  # seeds the simulated reads and the bootstrap
 
@@ -141,6 +142,34 @@ def halves_table(ladder: Ladder, questions: Sequence[LabelledQuestion], seed: in
                 row[f"{half} {metric}"] = f"{gain.mean:+.3f} [{gain.low:+.2f}, {gain.high:+.2f}]"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def heldout_table(ladder: Ladder, pages: Sequence, questions: Sequence[LabelledQuestion],
+                  heldout: Sequence[LabelledQuestion], seed: int = SEED) -> pd.DataFrame:
+    """The start and the recipe reached, on the questions the ladder was climbed on and on questions
+    written afterwards: each measure with its gain and 95% interval, and the rungs the same ladder
+    keeps when it is climbed on each set instead."""
+    heldout_ladder = climb(Recipe(), LADDER_STEPS, pages, heldout, seed=seed)
+    rows = []
+    for name, asked, climbed in (("climbed on", questions, ladder), ("written afterwards", heldout, heldout_ladder)):
+        start, reached = (_recipe_scores(recipe, pages, asked) for recipe in (Recipe(), ladder.recipe))
+        row: dict = {"questions": f"{len(asked)} {name}"}
+        for metric in ("recall@8", "MRR"):
+            gain = paired_gain(start[metric], reached[metric], seed=seed)
+            row[f"start {metric}"] = round(float(start[metric].mean()), 3)
+            row[f"reached {metric}"] = round(float(reached[metric].mean()), 3)
+            row[f"gain {metric} [95% CI]"] = f"{gain.mean:+.3f} [{gain.low:+.3f}, {gain.high:+.3f}]"
+        kept = climbed.table["kept"].tolist()
+        row["rungs kept when climbed on them"] = ", ".join(str(i) for i, keep in enumerate(kept) if keep and i)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _recipe_scores(recipe: Recipe, pages: Sequence, questions: Sequence[LabelledQuestion]) -> pd.DataFrame:
+    """Per-question recall@8, MRR and nDCG@10 of ``recipe`` (indexed by question id)."""
+    retriever = recipe.retriever().fit(recipe.corpus(pages))
+    scores = evaluate_search(lambda q: retriever.search(q.question, k=50), questions, LADDER_METRICS)
+    return scores.set_index("question")
 
 
 def dense_rung(ladder: Ladder, pages: Sequence, questions: Sequence[LabelledQuestion],

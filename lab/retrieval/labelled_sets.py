@@ -17,11 +17,13 @@ from lab.retrieval.evaluation import LabelledQuestion, Level
 from lab.datasets import DATA_DIR
 from lab.retrieval.corpus import SearchCorpus
 
-__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "labelled_questions", "bakery_questions",
-           "unanswerable_bakery_questions", "handbook_questions", "study_note_questions", "study_note_corpus"]
+__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "HELDOUT_PATH", "labelled_questions",
+           "bakery_questions", "heldout_bakery_questions", "unanswerable_bakery_questions", "handbook_questions",
+           "study_note_questions", "study_note_corpus"]
 
 BAKERY_QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
 UNANSWERABLE_PATH = DATA_DIR / "questions" / "bakery_unanswerable.json"
+HELDOUT_PATH = DATA_DIR / "questions" / "bakery_heldout.json"
 
 
 def _gold_unit(gold: Mapping[str, str], page_id: Callable[[str], str], level: Level) -> Any:
@@ -45,6 +47,13 @@ def labelled_questions(records: Sequence[Mapping[str, Any]], page_id: Callable[[
 def bakery_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:
     """The bakery's labelled questions; pass ``bakery_workspace().page_id``."""
     records = json.loads(BAKERY_QUESTIONS_PATH.read_text(encoding="utf-8"))
+    return labelled_questions(records, page_id, level)
+
+
+def heldout_bakery_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:
+    """Thirty-nine more bakery questions, written after the tuning ladder was fixed by someone who had not
+    read the first set: a check of whether its choices hold on wording nobody tuned for."""
+    records = json.loads(HELDOUT_PATH.read_text(encoding="utf-8"))
     return labelled_questions(records, page_id, level)
 
 
