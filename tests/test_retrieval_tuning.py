@@ -108,6 +108,21 @@ def test_rm3_adds_the_top_documents_words_to_the_query() -> None:
     assert vocabulary["trigo"] in weights and sum(weights.values()) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("feedback", [RM3Retriever, BM25FRM3Retriever])
+def test_rm3_learns_its_feedback_words_only_from_the_rows_the_caller_may_see(feedback) -> None:
+    corpus = SearchCorpus(
+        ids=("open", "hidden"), page_ids=("p1", "p2"), titles=("Entregas", "Costos internos"),
+        sections=(None, None), audiences=("staff", "managers"),
+        texts=("Entregas\nEl cacahuate llega en bicicleta.", "Costos internos\nEl cacahuate cuesta margen secreto."))
+    retriever = feedback(fb_docs=2).fit(corpus)
+    vocabulary = retriever.bm25_.vocabulary_ if feedback is RM3Retriever else retriever.vocabulary_
+    secret = vocabulary["secreto"]
+    assert secret in retriever.expanded_query("cacahuate")  # unfiltered, both rows feed the expansion
+    assert secret not in retriever.expanded_query("cacahuate", visible=corpus.allowed("staff"))
+    staff = retriever.search("cacahuate", k=2, audience="staff")
+    assert [h.id for h in staff] == ["open"]
+
+
 def test_rm3_with_only_the_original_query_ranks_like_bm25() -> None:
     rm3 = RM3Retriever(original_weight=1.0).fit(CORPUS)
     bm25 = BM25Retriever().fit(CORPUS)

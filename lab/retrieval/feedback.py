@@ -21,9 +21,9 @@ import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.fields import BM25FRetriever
-from lab.retrieval.retrievers import BM25Retriever, RowScorer, TextAnalyzer
+from lab.retrieval.retrievers import BM25Retriever, Ranked, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
-from lab.vectors.search import top_k_sparse_product
+from lab.vectors.search import top_k_rows, top_k_sparse_product
 
 __all__ = ["RM3Retriever", "BM25FRM3Retriever"]
 
@@ -45,7 +45,7 @@ class _RelevanceFeedback:
             raise ValueError(f"original_weight must be between 0 and 1, not {self.original_weight!r}")
         super()._fit(corpus)  # type: ignore[misc]  # the scorer's own fit, next in the method order
 
-    def _first_search(self, query: str, k: int) -> list[tuple[int, float]]:
+    def _first_search(self, query: str, k: int, visible: np.ndarray | None) -> list[tuple[int, float]]:
         raise NotImplementedError
 
     def _query_columns(self, query: str) -> list[int]:
@@ -54,13 +54,17 @@ class _RelevanceFeedback:
     def _term_scores(self) -> sp.spmatrix:
         raise NotImplementedError
 
-    def expanded_query(self, query: str) -> dict[int, float]:
-        """Column -> weight of the expanded query (the query alone when nothing matches it)."""
+    def expanded_query(self, query: str, visible: np.ndarray | None = None) -> dict[int, float]:
+        """Column -> weight of the expanded query (the query alone when nothing matches it).
+
+        ``visible`` (a row mask) limits the first search to the rows the caller may see, so that
+        a hidden page's words never reach the query that ranks the visible ones.
+        """
         columns = self._query_columns(query)
         weights = {column: 0.0 for column in columns}
         for column in columns:
             weights[column] += self.original_weight / len(columns)
-        top = self._first_search(query, self.fb_docs)  # only rows holding a query term
+        top = self._first_search(query, self.fb_docs, visible)  # only rows holding a query term
         if not top:  # no row holds a query term (so the query has no known term either)
             return {}
         rows = [row for row, _ in top]
@@ -75,11 +79,17 @@ class _RelevanceFeedback:
     # Each query is expanded from its own first search, so scoring and ranking go query by query
     # through the expanded weights, not through the scorer's batch of plain queries.
     score = RowScorer.score
-    _top_k = RowScorer._top_k
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
+        ranked = []
+        for query in queries:
+            scores, eligible = self._score_and_eligible(query, visible)
+            ranked.append(top_k_rows(scores, k, mask=visible & eligible, min_score=min_score))
+        return ranked
+
+    def _score_and_eligible(self, query: str, visible: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         term_scores = self._term_scores()
-        weights = self.expanded_query(query)
+        weights = self.expanded_query(query, visible)
         n_rows = term_scores.shape[0]
         if not weights:
             return np.zeros(n_rows), np.zeros(n_rows, dtype=bool)
@@ -122,8 +132,8 @@ class RM3Retriever(_RelevanceFeedback, BM25Retriever):
         super()._fit_counts(counts, terms)  # the feedback's term shares use the very columns BM25 does
         self.term_shares_ = _term_shares(counts)
 
-    def _first_search(self, query: str, k: int) -> list[tuple[int, float]]:
-        return self.bm25_.top_k(query, k)
+    def _first_search(self, query: str, k: int, visible: np.ndarray | None) -> list[tuple[int, float]]:
+        return self.bm25_.top_k_many([query], k, mask=visible)[0]
 
     def _query_columns(self, query: str) -> list[int]:
         return self.bm25_.query_terms(query)
@@ -153,10 +163,8 @@ class BM25FRM3Retriever(_RelevanceFeedback, BM25FRetriever):
     def _keep_field_counts(self, fields: Sequence[sp.csr_matrix]) -> None:
         self.term_shares_ = _term_shares(sum(fields[1:], fields[0]))
 
-    def _first_search(self, query: str, k: int) -> list[tuple[int, float]]:
-        n_rows = self.weights_.shape[0]
-        return top_k_sparse_product(self._occurrences([query]), self.weights_, k,
-                                    mask=np.ones(n_rows, dtype=bool))[0]
+    def _first_search(self, query: str, k: int, visible: np.ndarray | None) -> list[tuple[int, float]]:
+        return top_k_sparse_product(self._occurrences([query]), self.weights_, k, mask=visible)[0]
 
     def _query_columns(self, query: str) -> list[int]:
         return self.query_terms(query)
