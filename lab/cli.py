@@ -190,7 +190,7 @@ def _open_index(path: str) -> "IndexStore":
         where.parent.mkdir(parents=True, exist_ok=True)
         store = IndexStore(where)
     except IndexOpenError as exc:
-        raise _Failure(ExitCode.DATABASE, _rebuild_hint(f"--db {path} {exc.reason}", path)) from None
+        raise _Failure(ExitCode.DATABASE, _rebuild_hint(f"--db {path} {exc.reason}", path, exc.damaged)) from None
     except StoreError as exc:
         raise _Failure(ExitCode.DATABASE, str(exc)) from None
     except (sqlite3.Error, OSError) as exc:
@@ -216,14 +216,14 @@ def _prove_writable(path: Path) -> None:
 
 
 def _database_problem(path: str, exc: BaseException) -> str:
-    from lab.ingest.store import open_failure
+    from lab.ingest.store import is_damaged, open_failure
 
-    return _rebuild_hint(f"--db {path} {open_failure(path, exc)}", path)
+    return _rebuild_hint(f"--db {path} {open_failure(path, exc)}", path, is_damaged(exc))
 
 
-def _rebuild_hint(problem: str, path: str) -> str:
+def _rebuild_hint(problem: str, path: str, damaged: bool) -> str:
     """A damaged index is rebuilt with ``index``: say the exact command."""
-    return problem + (f" with python -m lab index --db {path}" if " is damaged (" in problem else "")
+    return problem + (f" with python -m lab index --db {path}" if damaged else "")
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ def test_a_truncated_index_is_refused_as_damaged_and_left_alone(served, built_in
     db.write_bytes(built_index.read_bytes()[: built_index.stat().st_size // 3])
     before = digest(db)
     run = cli("sync", "--base-url", served.base_url, "--db", str(db))
-    one_line(run, ExitCode.DATABASE, str(db), "damaged", "move it aside")
+    one_line(run, ExitCode.DATABASE, str(db), "damaged", "move it aside", f"python -m lab index --db {db}")
     assert digest(db) == before
 
 

@@ -7,8 +7,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.ingest.store import (SCHEMA_VERSION, IndexedPage, IndexStore, ModelMismatchError, SchemaVersionError,
-                              StoreError)
+from lab.ingest.store import (SCHEMA_VERSION, IndexedPage, IndexOpenError, IndexStore, ModelMismatchError,
+                              SchemaVersionError, StoreError)
 from lab.notion.pages import PageMetadata
 
 
@@ -81,6 +81,24 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_was(tmp_path) -> No
     with pytest.raises(StoreError, match="is not a SQLite file"):
         IndexStore(notes)
     assert notes.read_text(encoding="utf-8") == "not a database " * 100
+
+
+def test_a_truncated_index_is_an_open_error_that_says_it_is_damaged_and_rebuilt(tmp_path) -> None:
+    path = tmp_path / "kb.sqlite"
+    store = IndexStore(path)
+    chunks = [{"id": f"c{i}", "page_id": "p", "title": "T", "section": None, "text": "x" * 2000, "type": "",
+               "order": i, "tokens": 1, "fingerprint": "f", "edited": ""} for i in range(200)]
+    store.put_chunks(chunks, np.ones((200, 4), dtype=np.float32), "m-4")
+    store.close()
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 3])
+    with pytest.raises(IndexOpenError, match="is damaged .* build the index again") as raised:
+        IndexStore(path)
+    assert raised.value.damaged
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database " * 100, encoding="utf-8")
+    with pytest.raises(IndexOpenError) as other:
+        IndexStore(notes)
+    assert not other.value.damaged
 
 
 def test_a_database_from_another_schema_version_is_refused_untouched(tmp_path) -> None:

@@ -42,7 +42,7 @@ from lab.vectors.tfidf import TfidfVectorizer
 
 __all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "TermCounts", "StoreError",
            "SchemaVersionError", "IndexOpenError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS",
-           "IngestedFile", "open_failure"]
+           "IngestedFile", "open_failure", "is_damaged"]
 
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
@@ -154,11 +154,12 @@ class StoreError(LabError, RuntimeError):
 
 
 class IndexOpenError(StoreError):
-    """The index file cannot be opened: ``reason`` says what is wrong with ``path`` and what to do."""
+    """The index file cannot be opened: ``reason`` says what is wrong with ``path`` and what to do;
+    ``damaged`` is true when the file itself is broken, so building the index again is the fix."""
 
-    def __init__(self, path: str, reason: str) -> None:
+    def __init__(self, path: str, reason: str, damaged: bool = False) -> None:
         super().__init__(f"the index {path} {reason}")
-        self.path, self.reason = path, reason
+        self.path, self.reason, self.damaged = path, reason, damaged
 
 
 class SchemaVersionError(StoreError):
@@ -251,17 +252,27 @@ def _field(chunk: Any, name: str) -> Any:
     return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
 
 
+def _cause(error: BaseException) -> str:
+    return str(error.strerror if isinstance(error, OSError) and error.strerror else error)
+
+
+def is_damaged(error: BaseException) -> bool:
+    """Whether SQLite's ``error`` says the file itself is broken (malformed or corrupt pages)."""
+    cause = _cause(error)
+    return "malformed" in cause or "corrupt" in cause
+
+
 def open_failure(path: str | Path, error: BaseException) -> str:
     """What is wrong with the index file at ``path``, and what to do, from the error SQLite or the
     file system raised opening or writing it: "is damaged (...); move it aside ...". The store's
     errors and the command line both say it this way."""
-    cause = str(error.strerror if isinstance(error, OSError) and error.strerror else error)
+    cause = _cause(error)
     folder = Path(path).parent
     if str(path) != ":memory:" and not folder.is_dir():
         return f"cannot be created: the folder {folder} does not exist; create it first or choose another path"
     if "not a database" in cause:
         return f"is not a SQLite file ({cause}); point it at a new file or at an index this lab wrote"
-    if "malformed" in cause or "corrupt" in cause:
+    if is_damaged(error):
         return f"is damaged ({cause}); move it aside or delete it, then build the index again"
     if "locked" in cause:
         return "is locked by another program (another index or sync still running?); wait for it to end"
@@ -294,7 +305,7 @@ class IndexStore:
             self._use_write_ahead_log()
         except sqlite3.DatabaseError as error:  # not SQLite, damaged, read-only
             self._db.close()
-            raise IndexOpenError(self.path, open_failure(self.path, error)) from None
+            raise IndexOpenError(self.path, open_failure(self.path, error), is_damaged(error)) from None
         self._check_or_create_schema()
 
     def _use_write_ahead_log(self) -> None:
