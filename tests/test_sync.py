@@ -98,6 +98,18 @@ def test_after_unsharing_a_page_its_text_is_absent_from_every_table(tmp_path) ->
     assert marker[:60] not in dump and page not in dump  # other pages may still name the product
 
 
+def test_the_text_of_an_unshared_page_is_gone_from_the_index_files_as_soon_as_the_sync_ends(tmp_path) -> None:
+    sim, client, store = setup(path=str(tmp_path / "kb.sqlite"))
+    full_index(client, store, sim.clock)
+    ws = sim.workspace
+    page = ws.page_id("ficha-pay-de-queso")
+    marker = ws.block_text(next(b for b in ws.pages[page].children if len(ws.block_text(b)) > 60))[:60].encode()
+    ws.unshare(KB_INTEGRATION, page)
+    incremental_sync(client, store, sim.clock)
+    left = [path.name for path in tmp_path.iterdir() if marker in path.read_bytes()]  # the file, its log
+    assert left == [], f"the unshared page's text is still readable in {left} while the index is open"
+
+
 def test_private_recipes_never_reach_the_database() -> None:
     sim, client, store = setup()
     full_index(client, store, sim.clock)

@@ -318,6 +318,8 @@ class IndexStore:
                     raise
                 time.sleep(0.01)
         self._db.execute("PRAGMA synchronous = NORMAL")
+        # a deleted row's bytes are overwritten, not left in the file's free space (builds differ in the default)
+        self._db.execute("PRAGMA secure_delete = ON")
 
     # ------------------------------------------------------------------ schema
 
@@ -796,6 +798,13 @@ class IndexStore:
         if not self._db.in_transaction:
             # a script runs the pragma to its end; execute() would free a single page
             self._db.executescript("PRAGMA incremental_vacuum;")
+
+    def erase_deleted(self) -> None:
+        """Write the write-ahead log into the file and empty it (after a transaction, not in one): the
+        log still holds the pages as they were before rows were deleted, so the text of a page that was
+        unshared or unpublished would stay readable in it until the process ends."""
+        if not self._db.in_transaction:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # ------------------------------------------------------------------ inspection
 

@@ -166,6 +166,8 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         store.bump_generation()
     if changes.publishes_staging:
         store.release_free_space()
+    if changes.remove_pages:
+        store.erase_deleted()
 
 
 def _publish(store: IndexStore, config: SyncConfig,
