@@ -12,6 +12,7 @@ from lab.client import NoPacing, NotionClient
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.ingest import TFIDF_MODEL, CorpusModels, IndexStore, SchemaVersionError, stored_tfidf
 from lab.ingest.sync import full_index, incremental_sync
+from lab.ingest.store import SCHEMA_VERSION
 from lab.retrieval import BM25Retriever, SearchCorpus, TfidfRetriever
 from lab.simulator import in_process_session
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
@@ -117,5 +118,5 @@ def test_an_index_of_schema_2_is_refused_with_the_rebuild_advice(tmp_path) -> No
     IndexStore(path).close()
     with sqlite3.connect(path) as db:
         db.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-    with pytest.raises(SchemaVersionError, match="schema version 2; this lab reads version 3. Rebuild the index"):
+    with pytest.raises(SchemaVersionError, match=f"schema version 2; this lab reads version {SCHEMA_VERSION}. Rebuild the index"):
         IndexStore(path)

@@ -8,10 +8,11 @@ import textwrap
 
 import pytest
 
-from lab.client import FixedRate, NoPacing, NotionClient, RetryPolicy
+from lab.client import FixedRate, IncompleteListError, NoPacing, NotionClient, RetryPolicy
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.simulator.faults import InjectedCrash, crashing_session
 from lab.simulator import LimitsConfig, in_process_session
+from lab.simulator import simulator as simulator_module
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import GuardrailError, SyncConfig, full_index, incremental_sync
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
@@ -96,6 +97,31 @@ def test_after_unsharing_a_page_its_text_is_absent_from_every_table(tmp_path) ->
     assert report.pages_removed == ["Ficha: Pay de queso"]
     dump = store.dump()
     assert marker[:60] not in dump and page not in dump  # other pages may still name the product
+
+
+def test_the_text_of_an_unshared_page_is_gone_from_the_index_files_as_soon_as_the_sync_ends(tmp_path) -> None:
+    sim, client, store = setup(path=str(tmp_path / "kb.sqlite"))
+    full_index(client, store, sim.clock)
+    ws = sim.workspace
+    page = ws.page_id("ficha-pay-de-queso")
+    marker = ws.block_text(next(b for b in ws.pages[page].children if len(ws.block_text(b)) > 60))[:60].encode()
+    ws.unshare(KB_INTEGRATION, page)
+    incremental_sync(client, store, sim.clock)
+    left = [path.name for path in tmp_path.iterdir() if marker in path.read_bytes()]  # the file, its log
+    assert left == [], f"the unshared page's text is still readable in {left} while the index is open"
+
+
+def test_a_listing_cut_at_notion_s_result_limit_stops_the_sync_instead_of_removing_the_pages_past_it(
+        monkeypatch) -> None:
+    sim, client, store = setup()
+    full_index(client, store, sim.clock)
+    before = content(store)
+    monkeypatch.setattr(simulator_module, "QUERY_RESULT_LIMIT", 30)  # the bakery's 40 rows stand for 10,000+
+    with pytest.raises(IncompleteListError, match="at most 10,000 results"):
+        incremental_sync(client, store, sim.clock, force=True)
+    with pytest.raises(IncompleteListError):
+        full_index(client, IndexStore(":memory:"), sim.clock)
+    assert content(store) == before
 
 
 def test_private_recipes_never_reach_the_database() -> None:

@@ -7,6 +7,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.decomposition import TruncatedSVD
 
+from bench.measure import peak_bytes
+
 from lab.vectors import LsaVectorizer, NotFittedError, TfidfVectorizer, cosine_scores, top_k_rows
 
 TEXTS = [
@@ -88,3 +90,12 @@ def test_using_it_wrongly_raises_errors_that_say_what_to_do() -> None:
     with pytest.raises(ValueError, match="fitted on"):
         LsaVectorizer(n_components=2).fit(_tfidf()).transform(np.ones((1, 3)))
     assert repr(LsaVectorizer(n_components=8)) == "LsaVectorizer(n_components=8)"
+
+
+def test_projecting_one_query_does_not_copy_the_components_so_its_cost_does_not_grow_with_the_vocabulary() -> None:
+    corpus = sp.random(300, 60_000, density=0.002, format="csr", random_state=np.random.default_rng(0))
+    lsa = LsaVectorizer(n_components=16).fit(corpus)
+    query = corpus[:1]
+    peak = peak_bytes(lambda: lsa.transform(query))
+    assert peak < lsa.components_.nbytes / 20, (
+        f"one query allocated {peak / 1e6:.1f} MB beside components of {lsa.components_.nbytes / 1e6:.1f} MB")

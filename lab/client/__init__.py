@@ -5,11 +5,11 @@ from lab.client.errors import (InvalidRequest, NotionAPIError, NotionClientError
                                ObjectNotFound, RestrictedResource, RetriesExhausted, Unauthorized)
 from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import BudgetAware, FixedRate, NoPacing, Pacer
-from lab.client.pagination import PaginationError, collect_paginated_api, iterate_paginated_api
+from lab.client.pagination import IncompleteListError, PaginationError, collect_paginated_api, iterate_paginated_api
 from lab.client.traversal import WalkReport, walk_blocks
 from lab.retry import RetryPolicy
 
 __all__ = ["NotionClient", "InvalidRequest", "NotionAPIError", "NotionClientError",
            "NotionConnectionError", "ObjectNotFound", "RestrictedResource", "RetriesExhausted", "Unauthorized",
            "RequestLog", "RequestRecord", "BudgetAware", "FixedRate", "NoPacing", "Pacer", "PaginationError",
-           "collect_paginated_api", "iterate_paginated_api", "RetryPolicy", "WalkReport", "walk_blocks"]
+           "IncompleteListError", "collect_paginated_api", "iterate_paginated_api", "RetryPolicy", "WalkReport", "walk_blocks"]

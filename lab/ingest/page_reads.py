@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
 from lab.client import NotionClient, ObjectNotFound, iterate_paginated_api, walk_blocks
 from lab.client.traversal import WalkReport
+from lab.ingest.read_times import read_is_current
 from lab.ingest.store import IndexedPage
+from lab.ingest.synced_originals import held_originals, shown_originals
 from lab.notion.pages import TYPE_PROPERTY, PageMetadata
 
 __all__ = ["PageRead", "BREADCRUMB", "read_page", "read_pages", "retrieve_page", "read_is_current",
@@ -34,6 +35,7 @@ class PageRead:
     blocks: list[tuple[int, dict[str, Any]]]
     parent: PageMetadata | None = None
     read_at: str = ""
+    synced: tuple[dict[str, str], list[str]] | None = None  # kept by drop_content, computed from blocks until then
 
     @cached_property
     def info(self) -> PageMetadata:
@@ -67,33 +69,28 @@ class PageRead:
         """The sub-pages this page shows, in document order (their content is not in ``blocks``)."""
         return list(dict.fromkeys(block["id"] for _, block in self.blocks if block["type"] == "child_page"))
 
+    @property
+    def synced_originals(self) -> tuple[dict[str, str], list[str]]:
+        """What the page shows of synced originals held elsewhere, and the originals it holds
+        (:mod:`lab.ingest.synced_originals`)."""
+        return self.synced if self.synced is not None else (shown_originals(self.blocks), held_originals(self.blocks))
+
     def drop_content(self) -> None:
         """Forget every block but the links to sub-pages, in place, once the page is chunked and
         kept: a first index of 10,000 pages would otherwise hold every block of every page at once."""
+        self.synced = self.synced_originals
         self.blocks = [(depth, block) for depth, block in self.blocks if block["type"] == "child_page"]
 
     def under(self, parent: PageMetadata | None) -> PageRead:
         """The same read, as a document under ``parent`` (whose title or type may have changed since)."""
-        return PageRead(self.page, self.blocks, parent, self.read_at)
+        return PageRead(self.page, self.blocks, parent, self.read_at, self.synced)
 
     def indexed(self) -> IndexedPage:
         """The row the index keeps for this page."""
+        shown, held = self.synced_originals
         return IndexedPage(info=self.info, read_at=self.read_at, parent_id=self.parent_id,
-                           child_pages=len(self.child_page_ids))
-
-
-def read_is_current(page: dict[str, Any], edited: str | None, read_at: str) -> bool:
-    """Whether a read of this page (made at ``read_at`` of the version stamped ``edited``) holds
-    every edit of the page object ``page``.
-
-    ``last_edited_time`` has minute precision: a read made during the minute the page was stamped
-    may have missed a later edit in that same minute (the stamp does not move), so only a read
-    that began after the minute closed is current.
-    """
-    if edited != page["last_edited_time"] or not read_at:
-        return False
-    stamp = datetime.fromisoformat(page["last_edited_time"].replace("Z", "+00:00"))
-    return datetime.fromisoformat(read_at) >= stamp + timedelta(minutes=1)
+                           child_pages=len(self.child_page_ids), shown_originals=tuple(shown.items()),
+                           held_originals=tuple(held))
 
 
 def read_page(client: NotionClient, page: dict[str, Any], report: WalkReport | None = None,

@@ -21,6 +21,7 @@ from lab.client import NotionClient, collect_paginated_api, iterate_paginated_ap
 from lab.client.traversal import WalkReport
 from lab.ingest.page_reads import PageRead, read_page, read_pages
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
+from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 from lab.notion.richtext import plain_text
 
@@ -98,8 +99,10 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
     result = KnowledgeBaseRead(data_source_id or find_data_source(client, title)["id"])
-    for page in publishable_pages(client, result.data_source_id, publishable_property):
-        if known_read_is_current(page, known.get(page["id"])):
+    listed = publishable_pages(client, result.data_source_id, publishable_property)
+    originals = SyncedOriginals.for_index(client, known, listed)
+    for page in listed:
+        if known_read_is_current(page, known.get(page["id"]), originals):
             result.pages.append(earlier[page["id"]])
             result.resumed.append(page["id"])
             continue
@@ -107,7 +110,7 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
         if on_page is not None:
             on_page(result.pages[-1])
     sub_pages = find_sub_pages(client, [(read.info, read) for read in result.pages], known, earlier, on_page,
-                               result.walk)
+                               result.walk, originals)
     result.pages += sub_pages.reads + sub_pages.resumed
     result.resumed += [read.id for read in sub_pages.resumed]
     return result

@@ -24,6 +24,7 @@ the index it planned against is still the one it is about to write.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -44,7 +45,7 @@ __all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "TermCoun
            "SchemaVersionError", "IndexOpenError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS",
            "IngestedFile", "open_failure", "is_damaged"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
 
@@ -94,7 +95,9 @@ CREATE TABLE pages (
     url TEXT NOT NULL DEFAULT '',
     read_at TEXT NOT NULL DEFAULT '',
     parent_id TEXT,
-    child_pages INTEGER NOT NULL DEFAULT 0
+    child_pages INTEGER NOT NULL DEFAULT 0,
+    shown_originals TEXT NOT NULL DEFAULT '{}',
+    held_originals TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE staged_pages (
     page_id TEXT PRIMARY KEY,
@@ -173,12 +176,16 @@ class ModelMismatchError(StoreError):
 @dataclass(frozen=True, kw_only=True)
 class IndexedPage:
     """A page the index holds: its metadata as read, when it was read, the page it is a sub-page
-    of (``None`` for a row of the data source) and how many sub-pages its read showed."""
+    of (``None`` for a row of the data source), how many sub-pages its read showed, what it
+    showed of synced originals held elsewhere (original id, fingerprint) and the originals it
+    holds (see :mod:`lab.ingest.synced_originals`)."""
 
     info: PageMetadata
     read_at: str = ""
     parent_id: str | None = None
     child_pages: int = 0
+    shown_originals: tuple[tuple[str, str], ...] = ()
+    held_originals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -322,6 +329,8 @@ class IndexStore:
                     raise
                 time.sleep(0.01)
         self._db.execute("PRAGMA synchronous = NORMAL")
+        # a deleted row's bytes are overwritten, not left in the file's free space (builds differ in the default)
+        self._db.execute("PRAGMA secure_delete = ON")
 
     # ------------------------------------------------------------------ schema
 
@@ -707,9 +716,10 @@ class IndexStore:
     def put_pages(self, pages: Iterable[IndexedPage]) -> None:
         """Insert or replace these pages (a missing type or url reads ``""``)."""
         with self.transaction():
-            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?)",
+            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?,?,?)",
                                  [(p.info.id, p.info.title, p.info.type or "", p.info.edited, p.info.url or "",
-                                   p.read_at, p.parent_id, p.child_pages) for p in pages])
+                                   p.read_at, p.parent_id, p.child_pages, json.dumps(dict(p.shown_originals)),
+                                   json.dumps(list(p.held_originals))) for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -725,10 +735,12 @@ class IndexStore:
 
     def indexed_pages(self) -> dict[str, IndexedPage]:
         """Pages the index holds, by id, with when each was read and the page it is a sub-page of."""
-        rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at, parent_id, child_pages "
-                                "FROM pages ORDER BY page_id")
+        rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at, parent_id, child_pages, "
+                                "shown_originals, held_originals FROM pages ORDER BY page_id")
         return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]),
-                                  read_at=r[5], parent_id=r[6], child_pages=r[7]) for r in rows}
+                                  read_at=r[5], parent_id=r[6], child_pages=r[7],
+                                  shown_originals=tuple(json.loads(r[8]).items()),
+                                  held_originals=tuple(json.loads(r[9]))) for r in rows}
 
     def read_times(self) -> dict[str, str]:
         """When each page the index holds was read (ISO time; ``""`` if not recorded)."""
@@ -797,6 +809,13 @@ class IndexStore:
         if not self._db.in_transaction:
             # a script runs the pragma to its end; execute() would free a single page
             self._db.executescript("PRAGMA incremental_vacuum;")
+
+    def erase_deleted(self) -> None:
+        """Write the write-ahead log into the file and empty it (after a transaction, not in one): the
+        log still holds the pages as they were before rows were deleted, so the text of a page that was
+        unshared or unpublished would stay readable in it until the process ends."""
+        if not self._db.in_transaction:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # ------------------------------------------------------------------ inspection
 

@@ -32,20 +32,24 @@ from lab.client.traversal import WalkReport
 from lab.ingest.page_parents import ParentPages, has_block_parent
 from lab.ingest.page_reads import PageRead, read_is_current, read_page, retrieve_page, visible_pages
 from lab.ingest.store import IndexedPage
+from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 
 __all__ = ["SubPages", "find_sub_pages", "known_read_is_current"]
 
 
-def known_read_is_current(page: dict[str, Any], known: IndexedPage | None, parent: PageMetadata | None = None) -> bool:
+def known_read_is_current(page: dict[str, Any], known: IndexedPage | None, originals: SyncedOriginals,
+                          parent: PageMetadata | None = None) -> bool:
     """Whether an earlier read of ``page`` (``known``: what the index or a checkpoint holds) can stand
     for a read now, as a document under ``parent`` (``None`` for a row of the data source): same
-    parent, same breadcrumb and type, and no edit since (:func:`read_is_current`)."""
+    parent, same breadcrumb and type, no edit since (:func:`read_is_current`), and every synced
+    original it shows from another page shows the same now (asked of ``originals`` only then)."""
     if known is None or known.parent_id != (parent.id if parent is not None else None):
         return False
     expected = PageRead(page, [], parent).info
     return (known.info.title == expected.title and known.info.type == expected.type
-            and read_is_current(page, known.info.edited, known.read_at))
+            and read_is_current(page, known.info.edited, known.read_at)
+            and originals.unchanged(dict(known.shown_originals), known.read_at))
 
 
 @dataclass
@@ -91,7 +95,8 @@ class _Children:
 
 def find_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata, PageRead | None]],
                    known: Mapping[str, IndexedPage], earlier: Mapping[str, PageRead] | None = None,
-                   on_page: Callable[[PageRead], None] | None = None, report: WalkReport | None = None) -> SubPages:
+                   on_page: Callable[[PageRead], None] | None = None, report: WalkReport | None = None,
+                   originals: SyncedOriginals | None = None) -> SubPages:
     """Find every sub-page under ``documents`` (the rows the index will hold, each with its read
     made now, or ``None`` if the index's read is current) and read those whose earlier read is
     not current.
@@ -99,9 +104,10 @@ def find_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata,
     ``known`` says what the index (or a first index's checkpoint) holds about each page;
     ``earlier`` holds the reads themselves when the caller has them (a resumed first index): a
     current one is handed back in ``resumed``, under its parent's current metadata. ``on_page``
-    hears of each sub-page read now.
+    hears of each sub-page read now; ``originals`` is the run's view of synced originals.
     """
     earlier = earlier or {}
+    originals = originals or SyncedOriginals(client)
     queue = list(documents)
     result = SubPages()
     if not any(read.child_page_ids if read is not None else known[info.id].child_pages for info, read in queue):
@@ -122,7 +128,7 @@ def find_sub_pages(client: NotionClient, documents: Iterable[tuple[PageMetadata,
             page = visible.get(kid) or retrieve_page(client, kid)
             if page is None:  # not shared with the integration, or in the trash
                 continue
-            if known_read_is_current(page, known.get(kid), info):
+            if known_read_is_current(page, known.get(kid), originals, info):
                 result.kept.append(kid)
                 if kid in earlier:
                     resumed = earlier[kid].under(info)

@@ -7,9 +7,11 @@ compared with the index, so a page whose ``last_edited_time`` moved is read agai
 page the index lacks although nothing stamped it (shared again, published again, restored with
 an old stamp); a page the index holds that the list no longer returns (unpublished, trashed,
 unshared) leaves with all its chunks. Sub-pages are documents of their own and are found as
-:mod:`lab.ingest.sub_pages` explains. The new watermark is the largest ``last_edited_time`` the
-query returned, never the clock, and it never goes back. The chunk rows of a page read again
-carry its current metadata (last edit, title, order) whether or not their text changed.
+:mod:`lab.ingest.sub_pages` explains; a page that shows a synced block held by another page is
+read again when what it shows changed (:mod:`lab.ingest.synced_originals`). The new watermark is
+the largest ``last_edited_time`` the query returned, never the clock, and it never goes back. The
+chunk rows of a page read again carry its current metadata (last edit, title, order) whether or
+not their text changed.
 
 A run costs what changed: it looks up only the stored chunks of the pages it read or removes
 (through the index's page index), writes the term counts of new and changed chunks only (the
@@ -47,6 +49,7 @@ from lab.ingest.models import TFIDF_MODEL, DenseEmbedder, DenseVectors
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
+from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
 from lab.vectors.counting import learn_counts
@@ -163,6 +166,8 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         store.bump_generation()
     if changes.publishes_staging:
         store.release_free_space()
+    if changes.remove_pages:
+        store.erase_deleted()
 
 
 def _publish(store: IndexStore, config: SyncConfig,
@@ -258,13 +263,15 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
     documents: list[tuple[PageMetadata, PageRead | None]] = []
-    for page in publishable_pages(client, source_id, config.publishable_property):
-        if known_read_is_current(page, indexed.get(page["id"])):
+    listed = publishable_pages(client, source_id, config.publishable_property)
+    originals = SyncedOriginals.for_index(client, indexed, listed)
+    for page in listed:
+        if known_read_is_current(page, indexed.get(page["id"]), originals):
             documents.append((indexed[page["id"]].info, None))
         else:
             read = _read_and_tell(client, page, config)
             documents.append((read.info, read))
-    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page)
+    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page, originals=originals)
     reads = [read for _, read in documents if read is not None] + sub_pages.reads
     fresh = _chunk(reads, config)
 

@@ -55,7 +55,9 @@ class LsaVectorizer(Estimator):
         order = np.argsort(-singular_values, kind="stable")
         self.n_components_ = k
         self.singular_values_ = singular_values[order]
-        self.components_ = fix_signs(components[order])
+        # stored column-major, so that ``components_.T`` in transform is a C-ordered view: scipy would
+        # otherwise copy all n_terms x k values for every query it projects
+        self.components_ = np.asfortranarray(fix_signs(components[order]))
         return self
 
     def transform(self, X: sp.spmatrix | np.ndarray) -> np.ndarray:
