@@ -69,6 +69,24 @@ def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
     assert store.chunks("lsa-4", ["p1:s:01"]) == [row for row in store.chunks("lsa-4") if row["id"] == "p1:s:01"]
 
 
+@pytest.mark.parametrize("call", [
+    lambda store: store.chunks("lsa-4", "p1:s:01"),
+    lambda store: store.page_chunks("p1"),
+    lambda store: store.page_chunks([], ids="p1:s:01"),
+    lambda store: store.delete_chunks("p1:s:01"),
+    lambda store: store.delete_pages("p1"),
+    lambda store: store.forget_files("docs", "guides/quickstart.md"),
+])
+def test_one_id_given_where_a_list_goes_is_refused_rather_than_read_as_its_characters(tmp_path, call) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    store.put_chunks([chunk(i) for i in range(3)] + [{**chunk(0), "id": "p"}, {**chunk(0), "id": "1"}],
+                     unit_rows(5, 4), "lsa-4")
+    before = store.dump()
+    with pytest.raises(TypeError, match=r"takes a list, not one str; wrap a single value in a list: \['"):
+        call(store)
+    assert store.dump() == before
+
+
 def test_an_index_in_a_missing_folder_is_refused_with_a_store_error_naming_the_folder(tmp_path) -> None:
     with pytest.raises(StoreError, match=f"the folder {tmp_path / 'nope'} does not exist"):
         IndexStore(tmp_path / "nope" / "kb.sqlite")
