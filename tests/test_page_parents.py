@@ -31,3 +31,10 @@ def test_a_parent_that_cannot_be_followed_is_a_malformed_page_not_a_key_error(pa
         find({"parent": parent})
     with pytest.raises(MalformedPageError):
         has_block_parent({"parent": parent})
+
+
+@pytest.mark.parametrize("page", [None, "page", ["parent"]])
+def test_something_that_is_not_a_page_object_is_a_malformed_page(parents, page) -> None:
+    find, _, _ = parents
+    with pytest.raises(MalformedPageError, match="expected a Notion page or block object"):
+        find(page)

@@ -27,8 +27,10 @@ def has_block_parent(page: Mapping[str, Any]) -> bool:
 
 def _parent(obj: Mapping[str, Any]) -> Mapping[str, Any]:
     """The ``parent`` of a page or block object (``{}`` when it has none), checked enough to be followed."""
-    parent = obj.get("parent") if isinstance(obj, Mapping) else None
-    parent = {} if parent is None else parent
+    if not isinstance(obj, Mapping):
+        raise MalformedPageError(f"expected a Notion page or block object (a dict), got {type(obj).__name__}; pass "
+                                 "what GET /v1/pages/{id} or a query returns")
+    parent = {} if obj.get("parent") is None else obj["parent"]
     if not isinstance(parent, Mapping) or (parent.get("type") == "block_id"
                                            and not isinstance(parent.get("block_id"), str)):
         raise MalformedPageError(f"expected a Notion object whose parent is {{'type': ..., '<type>': id}}, got "
