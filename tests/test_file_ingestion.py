@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
                         stale_chunks)
+from lab.ingest.embedding_batches import EmbeddingError
 from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.serving import ModelNotServingError
@@ -382,4 +384,33 @@ def test_a_file_that_cannot_be_read_is_named_and_nothing_is_written(store, folde
     monkeypatch.setattr(Path, "read_bytes", refuse_quickstart)
     with pytest.raises(FileNotReadableError, match=r"guides/quickstart\.md cannot be read \(Permission denied\)"):
         ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+
+
+class _Broken:
+    """An embedder that answers with NaN vectors, too few vectors or nothing at all."""
+
+    def __init__(self, inner: LsaEmbedder, answer: str) -> None:
+        self.inner, self.answer = inner, answer
+        self.name, self.max_input_tokens = inner.name, inner.max_input_tokens
+
+    def embed_documents(self, texts):
+        result = self.inner.embed_documents(texts)
+        if self.answer == "nothing":
+            return None
+        vectors = np.array(result.vectors)
+        vectors[-1, 0] = np.nan if self.answer == "nan" else vectors[-1, 0]
+        return replace(result, vectors=vectors[:-1] if self.answer == "too few" else vectors)
+
+
+@pytest.mark.parametrize("answer, problem", [("nan", r"a vector holding NaN or infinity for text \d+"),
+                                             ("too few", r"vectors of shape \(\d+, 16\) for \d+ texts"),
+                                             ("nothing", "returned no vectors")])
+def test_an_embedder_that_answers_with_nan_or_missing_vectors_is_named_and_nothing_is_written(
+        store, folder, embedder, answer, problem) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / "guides" / "new.md").write_text("# Nuevo\n\nUn archivo nuevo.\n\n## Otro\n\nMás texto.\n", encoding="utf-8")
+    with pytest.raises(EmbeddingError, match=problem):
+        ingest_folder(store, folder, _Broken(embedder, answer), batch_size=1)
     assert store.dump() == before
