@@ -42,6 +42,17 @@ def test_search_returns_the_closest_rows_of_one_model(tmp_path) -> None:
     assert store.search(vectors[3], "tfidf", k=6, min_score=0.99) == hits[:1]
 
 
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_query_vector_holding_nan_or_infinity_is_refused_rather_than_finding_nothing(tmp_path, bad) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    vectors = unit_rows(3, 4)
+    store.put_chunks([chunk(i) for i in range(3)], vectors, "lsa-4")
+    query = vectors[0].copy()
+    query[1] = bad
+    with pytest.raises(ValueError, match="query vector for 'lsa-4' holds NaN or infinity"):
+        store.search(query, "lsa-4")
+
+
 def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     chunks = [chunk(i) for i in range(3)]

@@ -690,6 +690,9 @@ class IndexStore:
         """Cosine top-k among one model's vectors (stored and query vectors are L2-normalised)."""
         query_vector = np.asarray(query_vector, dtype=np.float32).ravel()
         self.require_model(model, int(query_vector.shape[0]))
+        if not np.isfinite(query_vector).all():  # every cosine would be NaN, and no hit would come back
+            raise ValueError(f"the query vector for {model!r} holds NaN or infinity: check the model that embedded "
+                             "the question")
         ids, matrix = self._tfidf(model) if self._kind(model) == "counts" else self.vectors(model)
         # rounded so that float32 noise in the product neither orders nor filters hits
         scores = np.round(cosine_scores(matrix, query_vector), 6)
