@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from lab.answering import AnswerCache
 
 
@@ -18,3 +20,12 @@ def test_a_newer_index_version_is_a_miss_and_drops_the_older_answers() -> None:
     cache.answer("When is payroll?", 3, lambda q: "Friday")
     later = cache.answer("When is payroll?", 4, lambda q: "Thursday")
     assert (later.hit, later.answer, len(cache)) == (False, "Thursday", 1)
+
+
+def test_a_question_that_is_not_text_or_a_version_that_is_not_a_generation_is_refused() -> None:
+    cache: AnswerCache[str] = AnswerCache()
+    with pytest.raises(TypeError, match="question is the question's text"):
+        cache.answer(None, 1, str)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"version is the index's generation \(an int, store.generation\(\)\)"):
+        cache.answer("¿Abren el domingo?", "3", str)  # type: ignore[arg-type]
+    assert len(cache) == 0 and cache.misses == 0

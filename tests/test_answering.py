@@ -86,3 +86,40 @@ def test_the_calibrated_threshold_handles_the_most_questions_right() -> None:
     assert calibrate_threshold(answers) == pytest.approx(0.9)
     row = tradeoff_table(answers, [0.9]).iloc[0]
     assert (row["coverage"], row["precision"], row["unanswerable abstained"]) == (0.5, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("threshold", [float("nan"), 2, -0.5, "0.5", None])
+def test_a_threshold_that_is_not_a_share_is_refused_rather_than_abstaining_on_everything(threshold) -> None:
+    with pytest.raises(ValueError, match="threshold must be a number between 0 and 1"):
+        Answerer(BM25Retriever(), k=2, threshold=threshold).fit(CORPUS)
+    answerer = Answerer(BM25Retriever(), k=2).fit(CORPUS)
+    answerer.threshold = threshold
+    with pytest.raises(ValueError, match="threshold must be a number between 0 and 1"):
+        answerer.answer("¿Hay envío gratis?")
+
+
+@pytest.mark.parametrize("extractor, problem", [
+    (ExtractiveAnswerer(max_sentences=0), "max_sentences must be a positive integer"),
+    (ExtractiveAnswerer(max_sentences=-1), "max_sentences must be a positive integer"),
+    (ExtractiveAnswerer(follow_share=float("nan")), "follow_share must be a number between 0 and 1"),
+])
+def test_extractor_parameters_that_would_abstain_on_every_question_are_refused_at_fit(extractor, problem) -> None:
+    with pytest.raises(ValueError, match=problem):
+        Answerer(BM25Retriever(), k=2, extractor=extractor).fit(CORPUS)
+
+
+def test_k_must_be_a_positive_integer_when_the_answerer_is_fitted() -> None:
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        Answerer(BM25Retriever(), k=0).fit(CORPUS)
+
+
+def test_numbering_a_hit_of_another_corpus_names_it_and_says_which_corpus_to_pass() -> None:
+    stranger = Hit(id="zzz", score=1.0, title="T", section=None, page_id="p9")
+    with pytest.raises(ValueError, match=r"hits \['zzz'\] are not chunks of this corpus"):
+        numbered_sources([stranger], CORPUS)
+
+
+def test_calibrating_on_no_answers_says_there_is_nothing_to_calibrate_on() -> None:
+    empty = pd.DataFrame(columns=["question", "answerable", "confidence", "cites_gold", "cited"])
+    with pytest.raises(ValueError, match="no answers to calibrate on"):
+        calibrate_threshold(empty)

@@ -7,7 +7,7 @@ import math
 import pytest
 import requests
 
-from lab.client import (BudgetAware, FixedRate, InvalidRequest, NoPacing, NotionAPIError, NotionClient,
+from lab.client import (BudgetAware, FixedRate, InvalidObjectId, InvalidRequest, NoPacing, NotionAPIError, NotionClient,
                         NotionClientError, NotionConnectionError, ObjectNotFound, RetriesExhausted, RetryPolicy,
                         Unauthorized, collect_paginated_api, walk_blocks)
 from lab.client.schedule import minimum_duration
@@ -194,6 +194,25 @@ def test_client_mistakes_raise_typed_errors_at_once() -> None:
     with pytest.raises(Unauthorized):
         bad.users.me()
     assert len(client.log) == 2  # no retry for client mistakes
+
+
+@pytest.mark.parametrize("call", [
+    lambda client, page: client.blocks.retrieve("../users/me"),
+    lambda client, page: client.pages.retrieve(f"{page}?filter_properties=title"),
+    lambda client, page: client.blocks.children.list(f"{page}/children?page_size=1#"),
+    lambda client, page: client.data_sources.query("..%2F..%2Fusers%2Fme"),
+    lambda client, page: client.data_sources.retrieve(None),
+    lambda client, page: client.blocks.retrieve(""),
+    lambda client, page: client.pages.retrieve(f"urn:uuid:{page}"),
+])
+def test_an_id_that_is_not_a_notion_id_is_refused_before_it_can_reach_another_endpoint(call) -> None:
+    sim = make_simulator()
+    client = make_client(sim, pacer=NoPacing())
+    with pytest.raises(InvalidObjectId, match="is not a Notion id .* pass the id of the object"):
+        call(client, sim.workspace.page_id("ficha-rol"))
+    assert len(client.log) == 0
+    page = sim.workspace.page_id("ficha-rol")
+    assert client.pages.retrieve(page.replace("-", "").upper())["id"] == page  # undashed and upper case are ids
 
 
 def test_server_errors_are_retried_with_capped_seeded_backoff() -> None:

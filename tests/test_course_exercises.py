@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from lab.course.exercises import Exercise, ExerciseMismatch, same_value
@@ -61,6 +63,16 @@ def test_an_answer_under_a_name_the_exercise_does_not_ask_for_is_refused() -> No
     (3, 3.0, True), (True, 1, False), ("Sí", " sí ", True), ({"a", "B"}, ["b", "A"], True), (0.5, 0.51, False),
 ])
 def test_values_compare_as_a_learner_would_expect(expected, got, same) -> None:
+    assert same_value(expected, got) is same
+
+
+@pytest.mark.parametrize("expected, got, same", [
+    (3, np.int64(3), True), (True, np.bool_(True), True), ([1, 2], np.array([1, 2]), True),
+    ({"a", "b"}, pd.Series(["B", "a"]), True), (3, np.array([1, 2]), False), (3, pd.Series([3, 3]), False),
+    (3, pd.DataFrame({"n": [3]}), False), (3, 10 ** 400, False), (10 ** 400, 10 ** 400, True),
+    ({"a"}, [["a"]], False),
+])
+def test_a_numpy_or_pandas_answer_or_one_no_comparison_applies_to_is_judged_never_raised(expected, got, same) -> None:
     assert same_value(expected, got) is same
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,8 @@ from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
                         stale_chunks)
-from lab.ingest.files import ChunkIdCollisionError, FileNotTextError, FolderNotFoundError
+from lab.ingest.embedding_batches import EmbeddingError
+from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.serving import ModelNotServingError
 from lab.ingest.sync import SyncConfig
@@ -346,3 +348,69 @@ def test_after_any_history_of_edits_and_deletions_the_index_equals_a_fresh_inges
     fresh_ids, fresh_vectors = fresh.vectors(embedder.name)
     assert ids == fresh_ids and np.allclose(vectors, fresh_vectors, atol=1e-6)
     assert ingest_folder(store, folder, embedder).texts_embedded == 0
+
+
+@pytest.mark.parametrize("call, error, problem", [
+    (lambda store, folder, embedder: ingest_folder(store, "", embedder), FolderNotFoundError,
+     "empty path, which would ingest the current directory"),
+    (lambda store, folder, embedder: ingest_folder(store, None, embedder), TypeError, "root is the folder"),
+    (lambda store, folder, embedder: ingest_folder(str(folder / "index.sqlite"), folder, embedder), TypeError,
+     r"writes into an IndexStore \(IndexStore\(path\)\), not str"),
+    (lambda store, folder, embedder: ingest_folder(store, folder, None), TypeError, "must be a dense embedder"),
+    (lambda store, folder, embedder: ingest_folder(store, folder, embedder, source=None), ValueError,
+     "a non-empty str such as 'docs'"),
+    (lambda store, folder, embedder: ingest_folder(store, folder, embedder, chunkers={".md": None}), TypeError,
+     "chunkers is a FileChunkers"),
+])
+def test_a_call_with_a_wrong_argument_is_refused_before_anything_is_read_or_written(store, folder, embedder, call,
+                                                                                   error, problem) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    with pytest.raises(error, match=problem):
+        call(store, folder, embedder)
+    assert store.dump() == before
+
+
+def test_a_file_that_cannot_be_read_is_named_and_nothing_is_written(store, folder, embedder, monkeypatch) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    read_bytes = Path.read_bytes
+
+    def refuse_quickstart(path: Path) -> bytes:  # what a file without read permission does (tests may run as root)
+        if path.name == "quickstart.md":
+            raise PermissionError(13, "Permission denied")
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse_quickstart)
+    with pytest.raises(FileNotReadableError, match=r"guides/quickstart\.md cannot be read \(Permission denied\)"):
+        ingest_folder(store, folder, embedder)
+    assert store.dump() == before
+
+
+class _Broken:
+    """An embedder that answers with NaN vectors, too few vectors or nothing at all."""
+
+    def __init__(self, inner: LsaEmbedder, answer: str) -> None:
+        self.inner, self.answer = inner, answer
+        self.name, self.max_input_tokens = inner.name, inner.max_input_tokens
+
+    def embed_documents(self, texts):
+        result = self.inner.embed_documents(texts)
+        if self.answer == "nothing":
+            return None
+        vectors = np.array(result.vectors)
+        vectors[-1, 0] = np.nan if self.answer == "nan" else vectors[-1, 0]
+        return replace(result, vectors=vectors[:-1] if self.answer == "too few" else vectors)
+
+
+@pytest.mark.parametrize("answer, problem", [("nan", r"a vector holding NaN or infinity for text \d+"),
+                                             ("too few", r"vectors of shape \(\d+, 16\) for \d+ texts"),
+                                             ("nothing", "returned no vectors")])
+def test_an_embedder_that_answers_with_nan_or_missing_vectors_is_named_and_nothing_is_written(
+        store, folder, embedder, answer, problem) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / "guides" / "new.md").write_text("# Nuevo\n\nUn archivo nuevo.\n\n## Otro\n\nMás texto.\n", encoding="utf-8")
+    with pytest.raises(EmbeddingError, match=problem):
+        ingest_folder(store, folder, _Broken(embedder, answer), batch_size=1)
+    assert store.dump() == before

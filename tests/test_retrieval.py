@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from lab.retrieval.evaluation import source_units
+from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval import (
     RRF,
     BM25Retriever,
@@ -123,6 +124,23 @@ def test_k_must_be_a_positive_integer(corpus: SearchCorpus) -> None:
     for k in (0, -2, 2.5):
         with pytest.raises(ValueError, match="positive integer"):
             retriever.search(QUERY, k=k)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(RETRIEVERS))
+@pytest.mark.parametrize("min_score", [float("nan"), "0.1", [0.1], True])
+def test_a_min_score_that_is_not_a_number_is_refused_rather_than_silently_returning_nothing(
+        name: str, min_score: object, corpus: SearchCorpus) -> None:
+    retriever = RETRIEVERS[name](corpus).fit(corpus)
+    with pytest.raises(ValueError, match="min_score must be a number"):
+        retriever.search_many([QUERY], k=3, min_score=min_score)  # type: ignore[arg-type]
+    assert len(retriever.search(QUERY, k=3, min_score=np.float32(0.0))) >= 1
+
+
+@pytest.mark.parametrize("parameters", [{"weights": (float("inf"), 1, 1)}, {"k1": float("inf")}])
+def test_bm25f_refuses_an_infinite_weight_or_k1_which_would_make_every_score_nan(corpus: SearchCorpus,
+                                                                               parameters: dict) -> None:
+    with pytest.raises(ValueError, match="finite numbers? >= 0"):
+        BM25FRetriever(analyzer=ENGLISH, **parameters).fit(corpus)
 
 
 def test_parameters_are_stored_unchanged_and_shown_in_the_repr() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from lab.clock import SimulatedClock
 from lab.retrieval import BM25Retriever, SearchCorpus
-from lab.retrieval.search_log import AuditedRetriever, SearchLog, SearchLogKeyError, query_digest
+from lab.retrieval.search_log import (AuditedRetriever, SearchLog, SearchLogFileError, SearchLogKeyError,
+                                      query_digest)
 
 CORPUS = SearchCorpus(
     ids=("a:0", "a:1", "b:0", "c:0"), page_ids=("pa", "pa", "pb", "pc"),
@@ -52,3 +53,25 @@ def test_the_query_is_stored_as_a_keyed_hash_that_matches_repeats_but_not_guesse
 def test_a_search_log_without_a_key_is_refused() -> None:
     with pytest.raises(SearchLogKeyError, match="key"):
         SearchLog("searches.jsonl", key="")
+
+
+@pytest.mark.parametrize("key", [5, [1, 2], 3.5])
+def test_a_key_that_is_not_a_str_or_bytes_secret_is_refused_rather_than_turned_into_zero_bytes(key) -> None:
+    with pytest.raises(SearchLogKeyError, match="key is a str or bytes secret"):
+        SearchLog("searches.jsonl", key=key)
+
+
+def test_a_log_path_that_is_a_folder_is_refused_before_any_search(tmp_path) -> None:
+    with pytest.raises(SearchLogFileError, match="is a folder; the search log is a file"):
+        SearchLog(tmp_path, key=KEY)
+
+
+@pytest.mark.parametrize("damage", ['not json at all: mi hijo Mateo\n', '{"query": "mi hijo Mateo"}\n', "\xff\n"])
+def test_a_damaged_line_is_named_by_number_without_showing_what_it_holds(tmp_path, damage) -> None:
+    log = SearchLog(tmp_path / "searches.jsonl", key=KEY)
+    AuditedRetriever(BM25Retriever().fit(CORPUS), log, "web").search("entregas", k=2)
+    with log.path.open("a", encoding="utf-8", errors="surrogateescape") as handle:
+        handle.write(damage)
+    with pytest.raises(SearchLogFileError, match=r"line 2 of .* is not a search record") as raised:
+        log.records()
+    assert "Mateo" not in str(raised.value)

@@ -42,6 +42,17 @@ def test_search_returns_the_closest_rows_of_one_model(tmp_path) -> None:
     assert store.search(vectors[3], "tfidf", k=6, min_score=0.99) == hits[:1]
 
 
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_query_vector_holding_nan_or_infinity_is_refused_rather_than_finding_nothing(tmp_path, bad) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    vectors = unit_rows(3, 4)
+    store.put_chunks([chunk(i) for i in range(3)], vectors, "lsa-4")
+    query = vectors[0].copy()
+    query[1] = bad
+    with pytest.raises(ValueError, match="query vector for 'lsa-4' holds NaN or infinity"):
+        store.search(query, "lsa-4")
+
+
 def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     chunks = [chunk(i) for i in range(3)]
@@ -67,6 +78,24 @@ def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
     assert [row["id"] for row in store.chunks("voyage-4", wanted)] == ["p1:s:01"]
     assert store.chunks("lsa-4", []) == []
     assert store.chunks("lsa-4", ["p1:s:01"]) == [row for row in store.chunks("lsa-4") if row["id"] == "p1:s:01"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda store: store.chunks("lsa-4", "p1:s:01"),
+    lambda store: store.page_chunks("p1"),
+    lambda store: store.page_chunks([], ids="p1:s:01"),
+    lambda store: store.delete_chunks("p1:s:01"),
+    lambda store: store.delete_pages("p1"),
+    lambda store: store.forget_files("docs", "guides/quickstart.md"),
+])
+def test_one_id_given_where_a_list_goes_is_refused_rather_than_read_as_its_characters(tmp_path, call) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    store.put_chunks([chunk(i) for i in range(3)] + [{**chunk(0), "id": "p"}, {**chunk(0), "id": "1"}],
+                     unit_rows(5, 4), "lsa-4")
+    before = store.dump()
+    with pytest.raises(TypeError, match=r"takes a list, not one str; wrap a single value in a list: \['"):
+        call(store)
+    assert store.dump() == before
 
 
 def test_an_index_in_a_missing_folder_is_refused_with_a_store_error_naming_the_folder(tmp_path) -> None:

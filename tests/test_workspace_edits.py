@@ -195,3 +195,55 @@ def test_the_inventory_calls_a_sub_page_of_a_publishable_row_publishable_whereve
     assert statuses == {"policy": "publishable", "cases": "publishable", "notes": "publishable"}
     ws.set_publishable(policy, False)
     assert {page_status(ws, page_id, "kb") for page_id in (policy, ws.page_id("cases"), notes.id)} == {"draft"}
+
+
+@pytest.mark.parametrize("edit", [
+    lambda ws: ws.add_child_page("nope", {"key": "x", "title": "X"}),
+    lambda ws: ws.add_child_page(None, {"key": "x", "title": "X"}, inside_block=ws.find_block(ws.page_id("policy"),
+                                                                                              "Details").id),
+    lambda ws: ws.delete_block("nope"),
+    lambda ws: ws.delete_block(ws.page_id("policy")),  # a page is not a block of another page
+    lambda ws: ws.edit_block_text("nope", "x"),
+    lambda ws: ws.rename("nope", "x"),
+    lambda ws: ws.set_publishable("nope", True),
+    lambda ws: ws.move_to_trash(None),
+    lambda ws: ws.restore("nope"),
+    lambda ws: ws.find_block("nope", "x"),
+    lambda ws: ws.block_text("nope"),
+])
+def test_an_edit_of_an_id_the_workspace_does_not_hold_says_how_to_find_one(edit) -> None:
+    ws = small_workspace()
+    before = ws.clock.now(), {p.id: p.edited for p in ws.pages.values()}
+    with pytest.raises(WorkspaceError, match=r"no (page|block) has the id .*; get one with"):
+        edit(ws)
+    assert (ws.clock.now(), {p.id: p.edited for p in ws.pages.values()}) == before
+
+
+def test_a_block_in_the_trash_cannot_be_edited_as_in_notion() -> None:
+    ws = small_workspace()
+    rule = ws.find_block(ws.page_id("policy"), "Rule one.").id
+    ws.delete_block(rule)
+    with pytest.raises(WorkspaceError, match="is in the trash and cannot be edited"):
+        ws.edit_block_text(rule, "Rule two.")
+    assert ws.block_text(rule) == "Rule one."
+
+
+@pytest.mark.parametrize("spec, problem", [
+    ({"title": "No key"}, "str 'key' and 'title'"),
+    ({"key": "no-title"}, "str 'key' and 'title'"),
+    ("a title", "str 'key' and 'title'"),
+    ({"key": "k", "title": "T", "parent": "policy"}, "parent should be a dict"),
+    ({"key": "k", "title": "T", "parent": {}}, "parent should be a dict"),
+    ({"key": "k", "title": "T", "parent": {"type": "page", "key": "nope"}}, "unknown page key 'nope'"),
+    ({"key": "k", "title": "T", "blocks": "Some text."}, "blocks should be a list of block dicts"),
+    ({"key": "k", "title": "T", "blocks": [{"type": "paragraph", "text": "ok"}, {"type": "nope"}]},
+     "unknown or non-top-level block type"),
+])
+def test_a_page_spec_that_does_not_make_sense_is_refused_and_leaves_no_half_made_page(spec, problem) -> None:
+    ws = small_workspace()
+    pages, blocks = dict(ws.pages), dict(ws.blocks)
+    with pytest.raises(WorkspaceError, match=problem):
+        ws.add_page(spec)
+    assert (ws.pages, ws.blocks) == (pages, blocks)
+    assert "k" not in {p.key for p in ws.pages.values()}
+    ws.add_page({"key": "k", "title": "T"})  # the key is still free

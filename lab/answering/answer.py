@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lab.answering.extractive import ExtractiveAnswerer
+from lab.answering.extractive import ExtractiveAnswerer, check_share
 from lab.answering.injection import Flag, flag_sources
 from lab.answering.prompt import AnswerPrompt, build_prompt
 from lab.answering.sources import Source, numbered_sources
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
+from lab.vectors.search import check_k
 
 __all__ = ["ABSTAIN_ANSWER", "Answer", "Answerer"]
 
@@ -71,6 +72,8 @@ class Answerer:
 
     def fit(self, corpus: SearchCorpus) -> Answerer:
         """Fit the retriever and the extractor on ``corpus``; returns self."""
+        check_k(self.k)
+        check_share("threshold", self.threshold)
         self.retriever.fit(corpus)
         self.extractor.fit(corpus.texts)
         self.corpus_ = corpus
@@ -88,6 +91,7 @@ class Answerer:
 
     def answer(self, question: str) -> Answer:
         """Answer from the sources with a citation after each sentence, or abstain."""
+        check_share("threshold", self.threshold)  # it may have been set after fit (answer_table does)
         sources = self.sources(question)
         flags = flag_sources(sources)
         extracts = self.extractor.extract(question, sources, skip={(f.number, f.sentence) for f in flags})

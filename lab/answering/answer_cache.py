@@ -45,6 +45,10 @@ class AnswerCache(Generic[T]):
 
     def answer(self, question: str, version: int, compute: Callable[[str], T]) -> CachedAnswer[T]:
         """The cached answer to ``question`` at ``version``, or ``compute(question)`` stored for next time."""
+        if not isinstance(question, str):
+            raise TypeError(f"question is the question's text (a str), not {type(question).__name__}")
+        if isinstance(version, bool) or not isinstance(version, int):  # "3" < 4 would fail only on the next call
+            raise TypeError(f"version is the index's generation (an int, store.generation()), not {version!r}")
         self._forget_older_than(version)
         key = (_key(question), version)
         hit = key in self._answers

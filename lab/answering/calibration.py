@@ -66,6 +66,9 @@ def calibrate_threshold(answers: pd.DataFrame) -> float:
     Candidates are the observed confidences (a threshold between two of them behaves like the
     higher one), plus 0.
     """
+    if answers.empty:
+        raise ValueError("there are no answers to calibrate on: answer_table(answerer, questions) with at least "
+                         "one question")
     candidates = sorted({0.0, *answers["confidence"].round(6).tolist()})
     table = tradeoff_table(answers, candidates)
     return float(table.loc[table["handled right"].idxmax(), "threshold"])

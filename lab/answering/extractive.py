@@ -28,6 +28,15 @@ from lab.vectors.estimator import Estimator
 __all__ = ["Extract", "ExtractiveAnswerer"]
 
 
+def check_share(name: str, value: float) -> float:
+    """A confidence or a share of one, in [0, 1]: anything else (NaN, 2, "0.5") would make every answer
+    an abstention, or none, without saying why."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a number between 0 and 1 (a share of the question's terms), "
+                         f"not {value!r}")
+    return float(value)
+
+
 @dataclass(frozen=True)
 class Extract:
     """A sentence of source ``number`` and its coverage of the question."""
@@ -59,6 +68,10 @@ class ExtractiveAnswerer(Estimator):
 
     def fit(self, texts: Iterable[str]) -> ExtractiveAnswerer:
         """Learn each term's idf from the corpus ``texts``; returns self."""
+        if isinstance(self.max_sentences, bool) or not isinstance(self.max_sentences, int) or self.max_sentences < 1:
+            raise ValueError(f"max_sentences must be a positive integer (0 or fewer would abstain on every "
+                             f"question), not {self.max_sentences!r}")
+        check_share("follow_share", self.follow_share)
         tfidf = TfidfVectorizer(analyzer=self.analyzer).fit(texts)
         self.idf_ = dict(zip(tfidf.vocabulary_, np.asarray(tfidf.idf_, dtype=np.float64).tolist()))
         return self

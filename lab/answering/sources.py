@@ -43,6 +43,10 @@ class Source:
 def numbered_sources(hits: Sequence[Hit], corpus: SearchCorpus) -> list[Source]:
     """The hits, best first, as sources numbered from 1, their texts read from ``corpus``."""
     text_of = dict(zip(corpus.ids, corpus.texts))
+    unknown = [hit.id for hit in hits if hit.id not in text_of]
+    if unknown:
+        raise ValueError(f"hits {unknown[:3]!r} are not chunks of this corpus: number the hits of a search of the "
+                         "corpus passed here (the retriever's corpus_)")
     return [Source(number=number, title=hit.title, section=hit.section, url=hit.url, edited=hit.edited,
                    text=chunk_body(text_of[hit.id], hit.title), chunk_id=hit.id, page_id=hit.page_id, score=hit.score)
             for number, hit in enumerate(hits, start=1)]

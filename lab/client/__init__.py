@@ -1,7 +1,7 @@
 """The lab's Notion client: pacing, Retry-After, backoff, pagination, traversal, a request log."""
 
 from lab.client.client import NotionClient
-from lab.client.errors import (InvalidRequest, NotionAPIError, NotionClientError, NotionConnectionError,
+from lab.client.errors import (InvalidObjectId, InvalidRequest, NotionAPIError, NotionClientError, NotionConnectionError,
                                ObjectNotFound, RestrictedResource, RetriesExhausted, Unauthorized)
 from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import BudgetAware, FixedRate, NoPacing, Pacer
@@ -9,7 +9,7 @@ from lab.client.pagination import IncompleteListError, PaginationError, collect_
 from lab.client.traversal import WalkReport, walk_blocks
 from lab.retry import RetryPolicy
 
-__all__ = ["NotionClient", "InvalidRequest", "NotionAPIError", "NotionClientError",
+__all__ = ["NotionClient", "InvalidObjectId", "InvalidRequest", "NotionAPIError", "NotionClientError",
            "NotionConnectionError", "ObjectNotFound", "RestrictedResource", "RetriesExhausted", "Unauthorized",
            "RequestLog", "RequestRecord", "BudgetAware", "FixedRate", "NoPacing", "Pacer", "PaginationError",
            "IncompleteListError", "collect_paginated_api", "iterate_paginated_api", "RetryPolicy", "WalkReport", "walk_blocks"]

@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 import requests
 
-from lab.client.errors import (ERRORS_BY_STATUS, NotionAPIError, NotionClientError, NotionConnectionError,
-                               RetriesExhausted)
+from lab.client.errors import (ERRORS_BY_STATUS, InvalidObjectId, NotionAPIError, NotionClientError,
+                               NotionConnectionError, RetriesExhausted)
 from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import FixedRate, Pacer
 from lab.clock import Clock, WallClock
 from lab.notion.api import CONNECTION_REASON, LATEST_VERSION, NOTION_API_URL, WORKSPACE_REASON
+from lab.notion.ids import is_notion_id
 from lab.redaction import check_secret, redact
 from lab.retry import SERVER_ERROR_STATUSES, RetryPolicy, parse_retry_after
 
@@ -147,18 +148,30 @@ class NotionClient:
         return error_type(method, path, answer.status, answer.code, answer.message, answer.request_id, attempt)
 
 
+def _path_id(value: Any, name: str) -> str:
+    """``value`` if it is a Notion id; ids often come from responses or user input, and one put
+    in a path unchecked could reach another endpoint, so anything else raises before a request."""
+    if not is_notion_id(value):
+        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:79] + "…"
+        raise InvalidObjectId(f"{name} {shown} is not a Notion id (a UUID: 32 hex digits, dashes optional); pass "
+                              "the id of the object as Notion returns it (its `id` field, or the last 32 characters "
+                              "of its url)")
+    return value
+
+
 class _DataSources:
     def __init__(self, client: NotionClient) -> None:
         self._client = client
 
     def query(self, data_source_id: str, **body: Any) -> dict[str, Any]:
         """``POST /v1/data_sources/{id}/query``: rows of a data source, filtered and sorted."""
-        return self._client.request("POST", f"/v1/data_sources/{data_source_id}/query", body=body,
-                                    endpoint="data_sources.query")
+        path = f"/v1/data_sources/{_path_id(data_source_id, 'data_source_id')}/query"
+        return self._client.request("POST", path, body=body, endpoint="data_sources.query")
 
     def retrieve(self, data_source_id: str) -> dict[str, Any]:
         """``GET /v1/data_sources/{id}``: the data source and its property schema."""
-        return self._client.request("GET", f"/v1/data_sources/{data_source_id}", endpoint="data_sources.retrieve")
+        return self._client.request("GET", f"/v1/data_sources/{_path_id(data_source_id, 'data_source_id')}",
+                                    endpoint="data_sources.retrieve")
 
 
 class _Pages:
@@ -167,7 +180,7 @@ class _Pages:
 
     def retrieve(self, page_id: str) -> dict[str, Any]:
         """``GET /v1/pages/{id}``."""
-        return self._client.request("GET", f"/v1/pages/{page_id}", endpoint="pages.retrieve")
+        return self._client.request("GET", f"/v1/pages/{_path_id(page_id, 'page_id')}", endpoint="pages.retrieve")
 
 
 class _Children:
@@ -176,8 +189,8 @@ class _Children:
 
     def list(self, block_id: str, **params: Any) -> dict[str, Any]:
         """``GET /v1/blocks/{id}/children``: one page of a block's direct children."""
-        return self._client.request("GET", f"/v1/blocks/{block_id}/children", params=params or None,
-                                    endpoint="blocks.children.list")
+        path = f"/v1/blocks/{_path_id(block_id, 'block_id')}/children"
+        return self._client.request("GET", path, params=params or None, endpoint="blocks.children.list")
 
 
 class _Blocks:
@@ -187,7 +200,7 @@ class _Blocks:
 
     def retrieve(self, block_id: str) -> dict[str, Any]:
         """``GET /v1/blocks/{id}``."""
-        return self._client.request("GET", f"/v1/blocks/{block_id}", endpoint="blocks.retrieve")
+        return self._client.request("GET", f"/v1/blocks/{_path_id(block_id, 'block_id')}", endpoint="blocks.retrieve")
 
 
 class _Users:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lab.errors import LabError
 
 __all__ = ["NotionClientError", "NotionAPIError", "ObjectNotFound", "Unauthorized", "InvalidRequest",
-           "RestrictedResource", "RetriesExhausted", "NotionConnectionError"]
+           "RestrictedResource", "RetriesExhausted", "NotionConnectionError", "InvalidObjectId"]
 
 
 class NotionClientError(LabError):
@@ -54,6 +54,11 @@ class RetriesExhausted(NotionAPIError):
 
 class NotionConnectionError(NotionClientError):
     """The network failed on every attempt (connection refused, reset, timed out)."""
+
+
+class InvalidObjectId(NotionClientError, ValueError):
+    """An id given to the client is not a Notion id, so no request was sent: put in a path, it
+    could reach another endpoint ("../users/me") or add a query string."""
 
 
 ERRORS_BY_STATUS: dict[int, type[NotionAPIError]] = {

@@ -20,6 +20,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 from lab.datasets import DATA_DIR
 from lab.errors import LabError
 
@@ -59,16 +62,37 @@ class Feedback:
 
 def same_value(expected: Any, got: Any, rel: float = 0.0, abs_: float = 0.0) -> bool:
     """Equality a learner would accept: numbers within a tolerance, strings without case or
-    surrounding spaces, any collection of strings compared as a set when expected is a set."""
+    surrounding spaces, any collection of strings compared as a set when expected is a set.
+
+    A NumPy or pandas answer counts as its plain values; an answer no comparison applies to (a
+    table where a number goes, a number too large for a float) is not the answer, never an error."""
+    try:
+        return _same(_plain(expected), _plain(got), rel, abs_)
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _same(expected: Any, got: Any, rel: float, abs_: float) -> bool:
     if isinstance(expected, bool) or isinstance(got, bool):
         return isinstance(got, bool) and expected == got
     if isinstance(expected, (int, float)) and isinstance(got, (int, float)):
-        return math.isclose(float(expected), float(got), rel_tol=rel, abs_tol=abs_)
+        return expected == got or math.isclose(float(expected), float(got), rel_tol=rel, abs_tol=abs_)
     if isinstance(expected, str) and isinstance(got, str):
         return expected.strip().casefold() == got.strip().casefold()
     if isinstance(expected, (set, frozenset)) and isinstance(got, (set, frozenset, list, tuple)):
         return {_fold(x) for x in expected} == {_fold(x) for x in got}
-    return expected == got
+    if isinstance(expected, pd.DataFrame) or isinstance(got, pd.DataFrame):
+        return isinstance(expected, pd.DataFrame) and isinstance(got, pd.DataFrame) and expected.equals(got)
+    return bool(expected == got)
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar, array or a pandas Series as the Python value or list it holds."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (np.ndarray, pd.Series, pd.Index)):
+        return value.tolist()
+    return value
 
 
 def _fold(value: Any) -> Any:

@@ -6,8 +6,8 @@ the same way, and switch the model that serves searches without a gap.
 """
 
 from lab.ingest.deletion_guardrail import GuardrailError
-from lab.ingest.embedding_batches import EmbeddedTexts, embed_in_batches
-from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotTextError, FolderNotFoundError, IngestReport,
+from lab.ingest.embedding_batches import EmbeddedTexts, EmbeddingError, embed_in_batches
+from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError, FileNotTextError, FolderNotFoundError, IngestReport,
                               ingest_folder, stale_chunks)
 from lab.ingest.indexing import OfflineIndex, ask_index
 from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseVectors, lsa_model_name, stored_tfidf
@@ -23,6 +23,6 @@ __all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "sto
            "ask_index", "find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "IndexStore",
            "ModelMismatchError", "SchemaVersionError", "StoreError", "ConcurrentSyncError", "GuardrailError",
            "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
-           "EmbeddedTexts", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNotTextError",
+           "EmbeddedTexts", "EmbeddingError", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNotReadableError", "FileNotTextError",
            "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelNotServingError", "ModelSwitch", "NoSwitchError",
            "QueryVector", "SwitchPendingError", "SwitchReport", "search_serving"]

@@ -12,11 +12,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lab.errors import LabError
 from lab.ingest.models import DenseEmbedder
 
-__all__ = ["EmbeddedTexts", "embed_in_batches", "DEFAULT_BATCH_SIZE"]
+__all__ = ["EmbeddedTexts", "EmbeddingError", "embed_in_batches", "DEFAULT_BATCH_SIZE"]
 
 DEFAULT_BATCH_SIZE = 32
+
+
+class EmbeddingError(LabError, ValueError):
+    """An embedder answered with something that is not one finite vector per text; nothing was written."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,8 +45,26 @@ def embed_in_batches(embedder: DenseEmbedder, texts: Sequence[str],
         raise ValueError(f"batch_size must be at least 1, not {batch_size}")
     parts, tokens = [], 0
     for start in range(0, len(texts), batch_size):
-        result = embedder.embed_documents(list(texts[start:start + batch_size]))
-        parts.append(np.asarray(result.vectors, dtype=np.float32))
+        batch = list(texts[start:start + batch_size])
+        result = embedder.embed_documents(batch)
+        parts.append(_checked_vectors(embedder.name, getattr(result, "vectors", None), len(batch), start))
         tokens += int(result.tokens)
     vectors = np.vstack(parts) if parts else np.zeros((0, 0), dtype=np.float32)
     return EmbeddedTexts(model=embedder.name, vectors=vectors, texts=len(texts), tokens=tokens, batches=len(parts))
+
+
+def _checked_vectors(model: str, vectors: object, count: int, first: int) -> np.ndarray:
+    """One batch's vectors as float32, if they are one finite row per text: a NaN stored in the index
+    would make every cosine with it NaN, a chunk no search ever finds."""
+    if vectors is None:
+        raise EmbeddingError(f"{model} returned no vectors (a result with `vectors`, one row per text, is "
+                             "expected); nothing was written")
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if matrix.ndim != 2 or matrix.shape[0] != count:
+        raise EmbeddingError(f"{model} returned vectors of shape {matrix.shape} for {count} texts; expected one row "
+                             "per text. Nothing was written")
+    bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1))
+    if bad.size:
+        raise EmbeddingError(f"{model} returned a vector holding NaN or infinity for text {first + int(bad[0])} "
+                             f"({bad.size} in its batch): check the model and its input. Nothing was written")
+    return matrix

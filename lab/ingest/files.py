@@ -23,6 +23,7 @@ import inspect
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
+from os import PathLike
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -37,7 +38,7 @@ from lab.ingest.replanning import check_unmoved, publish_with_replanning
 from lab.ingest.serving import SwitchPendingError, require_serving
 from lab.ingest.store import IngestedFile, IndexStore
 
-__all__ = ["FolderNotFoundError", "FileNotTextError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
+__all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
 
 #: Fields of a chunk row other than its id whose change needs no new vector (the text is the same).
@@ -46,6 +47,10 @@ _METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited")
 
 class FolderNotFoundError(LabError, FileNotFoundError):
     """The folder to ingest does not exist (or is not a folder)."""
+
+
+class FileNotReadableError(LabError, OSError):
+    """A file the run would cut cannot be read (its permissions, or it vanished while the run listed the folder)."""
 
 
 class ChunkIdCollisionError(LabError, ValueError):
@@ -184,7 +189,37 @@ def _read_folder(root: Path, chunkers: FileChunkers) -> dict[str, bytes]:
         raise FolderNotFoundError(f"{root} is not a folder: check the path (nothing was read or written)")
     files = sorted((p for p in root.rglob("*") if p.is_file() and chunkers.chunker(p.name)),
                    key=lambda p: p.relative_to(root).as_posix())
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in files}
+    return {p.relative_to(root).as_posix(): _read_bytes(p, root) for p in files}
+
+
+def _read_bytes(path: Path, root: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise FileNotReadableError(
+            f"{path.relative_to(root).as_posix()} cannot be read ({error.strerror or type(error).__name__}): give "
+            "the run read access to it or move it out of the folder. Nothing was embedded or written.") from None
+
+
+def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers: Any) -> None:
+    """Mistakes in the call itself, refused before anything is read: an empty path would read the
+    current directory, and a ``None`` source would fail only inside the write."""
+    if not isinstance(store, IndexStore):
+        raise TypeError(f"ingest_folder writes into an IndexStore (IndexStore(path)), not {type(store).__name__}")
+    if not isinstance(root, (str, PathLike)):
+        raise TypeError(f"root is the folder to ingest (a str or Path), not {type(root).__name__}")
+    if not str(root).strip():
+        raise FolderNotFoundError("root is an empty path, which would ingest the current directory: pass the folder "
+                                  "to ingest (nothing was read or written)")
+    if not isinstance(getattr(embedder, "name", None), str) or not callable(getattr(embedder, "embed_documents", None)):
+        raise TypeError(f"embedder must be a dense embedder (a name and embed_documents), such as a fitted "
+                        f"LsaEmbedder, not {type(embedder).__name__}")
+    if not isinstance(source, str) or not source:
+        raise ValueError(f"source names the files' collection in the index (a non-empty str such as 'docs'), "
+                         f"not {source!r}")
+    if not isinstance(chunkers, FileChunkers):
+        raise TypeError(f"chunkers is a FileChunkers (FileChunkers({{'.md': MarkdownHeaderChunker()}})), "
+                        f"not {type(chunkers).__name__}")
 
 
 def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
@@ -262,8 +297,9 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
     :class:`~lab.ingest.replanning.ConcurrentSyncError` (nothing written) when other runs published
     into the index during each of its attempts.
     """
+    chunkers = FileChunkers() if chunkers is None else chunkers
+    _check_arguments(store, root, embedder, source, chunkers)
     check_max_share(max_delete_share)
-    chunkers = chunkers or FileChunkers()
     model = embedder.name
 
     def attempt(number: int) -> IngestReport:  # the folder and the index are read afresh each time

@@ -15,13 +15,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from lab.client import NotionClient, ObjectNotFound
+from lab.notion import MalformedPageError
 
 __all__ = ["ParentPages", "has_block_parent"]
 
 
 def has_block_parent(page: Mapping[str, Any]) -> bool:
     """Whether ``page`` sits inside a block of another page (finding that page costs requests)."""
-    return (page.get("parent") or {}).get("type") == "block_id"
+    return _parent(page).get("type") == "block_id"
+
+
+def _parent(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The ``parent`` of a page or block object (``{}`` when it has none), checked enough to be followed."""
+    if not isinstance(obj, Mapping):
+        raise MalformedPageError(f"expected a Notion page or block object (a dict), got {type(obj).__name__}; pass "
+                                 "what GET /v1/pages/{id} or a query returns")
+    parent = {} if obj.get("parent") is None else obj["parent"]
+    if not isinstance(parent, Mapping) or (parent.get("type") == "block_id"
+                                           and not isinstance(parent.get("block_id"), str)):
+        raise MalformedPageError(f"expected a Notion object whose parent is {{'type': ..., '<type>': id}}, got "
+                                 f"parent={parent!r:.100}; pass what GET /v1/pages/{{id}} or a query returns")
+    return parent
 
 
 class ParentPages:
@@ -35,7 +49,7 @@ class ParentPages:
         """The id of the page ``page`` hangs from; ``None`` for a row of a data source, a page at
         the top of the workspace, or a page inside a block the integration cannot read or that is
         in the trash."""
-        parent: Mapping[str, Any] = page.get("parent") or {}
+        parent = _parent(page)
         seen: set[str] = set()
         while parent.get("type") == "block_id" and parent["block_id"] not in seen:
             block_id = parent["block_id"]
@@ -51,4 +65,4 @@ class ParentPages:
         except ObjectNotFound:  # the block's page is not shared with the integration
             return {}
         # a block in the trash no longer shows what it held: no page's content holds the page
-        return {} if block.get("in_trash") else block.get("parent") or {}
+        return {} if block.get("in_trash") else _parent(block)

@@ -251,6 +251,15 @@ def _batches(values: Sequence[Any]) -> Iterator[list[Any]]:
         yield list(values[start:start + _BATCH])
 
 
+def _id_list(ids: Iterable[str], name: str) -> list[str]:
+    """``ids`` as a list; one id (or path) given alone would be read as its characters, each looked up
+    or deleted as an id of its own."""
+    if isinstance(ids, (str, bytes)):
+        raise TypeError(f"{name} takes a list, not one {type(ids).__name__}; wrap a single value in a list: "
+                        f"[{ids!r:.60}]")
+    return list(ids)
+
+
 def _marks(batch: Sequence[Any]) -> str:
     return ",".join("?" * len(batch))
 
@@ -595,7 +604,7 @@ class IndexStore:
 
     def delete_chunks(self, ids: Iterable[str]) -> int:
         """Remove these chunk ids under every model; the number of chunk ids that existed."""
-        ids = list(dict.fromkeys(ids))
+        ids = list(dict.fromkeys(_id_list(ids, "ids")))
         with self.transaction():
             self._forget_counts(ids)
             existed = 0
@@ -616,7 +625,7 @@ class IndexStore:
         ids wherever they are (read through the page index and the key: a sync looks up the pages
         it read, not every chunk)."""
         found: dict[str, tuple[str, str]] = {}
-        for column, values in (("page_id", list(page_ids)), ("id", list(ids))):
+        for column, values in (("page_id", _id_list(page_ids, "page_ids")), ("id", _id_list(ids, "ids"))):
             for batch in _batches(values):
                 found.update((cid, (page, fp)) for cid, page, fp in self._db.execute(
                     f"SELECT id, page_id, fingerprint FROM chunks WHERE {column} IN ({_marks(batch)})", batch))
@@ -642,7 +651,7 @@ class IndexStore:
             where = f" WHERE {conditions[0]}" if conditions else ""
             return [dict(zip(CHUNK_FIELDS, row)) for row in self._db.execute(select + where + " ORDER BY r.id", params)]
         found = []
-        for batch in _batches(sorted(set(ids))):
+        for batch in _batches(sorted(set(_id_list(ids, "ids")))):
             where = " WHERE " + " AND ".join([*conditions, f"r.id IN ({_marks(batch)})"])
             found.extend(dict(zip(CHUNK_FIELDS, row)) for row in self._db.execute(select + where, [*params, *batch]))
         return sorted(found, key=lambda row: row["id"])
@@ -701,6 +710,9 @@ class IndexStore:
         """Cosine top-k among one model's vectors (stored and query vectors are L2-normalised)."""
         query_vector = np.asarray(query_vector, dtype=np.float32).ravel()
         self.require_model(model, int(query_vector.shape[0]))
+        if not np.isfinite(query_vector).all():  # every cosine would be NaN, and no hit would come back
+            raise ValueError(f"the query vector for {model!r} holds NaN or infinity: check the model that embedded "
+                             "the question")
         ids, matrix = self._tfidf(model) if self._kind(model) == "counts" else self.vectors(model)
         # rounded so that float32 noise in the product neither orders nor filters hits
         scores = np.round(cosine_scores(matrix, query_vector), 6)
@@ -723,7 +735,7 @@ class IndexStore:
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
-        page_ids = list(page_ids)
+        page_ids = _id_list(page_ids, "page_ids")
         with self.transaction():
             removed = self.delete_chunks(self.page_chunks(page_ids))
             self._db.executemany("DELETE FROM pages WHERE page_id = ?", [(p,) for p in page_ids])
@@ -908,7 +920,7 @@ class IndexStore:
 
     def forget_files(self, source: str, paths: Iterable[str]) -> None:
         """Drop the records of these files (their chunks are deleted separately, by id)."""
-        paths = list(paths)
+        paths = _id_list(paths, "paths")
         with self.transaction():
             self._db.executemany("DELETE FROM ingested_files WHERE source = ? AND path = ?",
                                  [(source, p) for p in paths])

@@ -17,6 +17,7 @@ repeated ``w - 1`` more times: the difference BM25F makes is the per-field norma
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -71,12 +72,12 @@ class BM25FRetriever(RowScorer):
     def _check_parameters(self) -> None:
         if len(self.weights) != len(FIELDS) or len(self.b) != len(FIELDS):
             raise ValueError(f"weights and b take one value per field {FIELDS}, not {self.weights!r} and {self.b!r}")
-        if any(not w >= 0 for w in self.weights):
-            raise ValueError(f"field weights must be >= 0, not {self.weights!r}")
+        if any(not 0 <= w < math.inf for w in self.weights):  # an infinite weight makes every score NaN
+            raise ValueError(f"field weights must be finite numbers >= 0, not {self.weights!r}")
         if any(not 0 <= b <= 1 for b in self.b):
             raise ValueError(f"every b must be between 0 and 1, not {self.b!r}")
-        if not self.k1 >= 0:
-            raise ValueError(f"k1 must be >= 0, not {self.k1!r}")
+        if not 0 <= self.k1 < math.inf:
+            raise ValueError(f"k1 must be a finite number >= 0, not {self.k1!r}")
         if self.idf not in BM25_IDF:
             raise ValueError(f"unknown idf variant {self.idf!r}; use one of {sorted(BM25_IDF)}")
 

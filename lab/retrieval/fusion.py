@@ -23,7 +23,7 @@ from typing import Literal
 
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
-from lab.vectors.search import Hit, check_k
+from lab.vectors.search import Hit, check_k, check_min_score
 
 __all__ = ["reciprocal_rank_fusion", "RRF", "RRF_K", "UNITS"]
 
@@ -99,7 +99,7 @@ class RRF(Retriever):
         chunks and still has ``k`` of them whenever the retrievers found that many.
         """
         self._check_fitted("corpus_")
-        k = check_k(k)
+        k, min_score = check_k(k), check_min_score(min_score)
         depth = max(self.depth, k)
         rankings: list[list[tuple[Hashable, Hit]]] = []
         for retriever in self.retrievers:

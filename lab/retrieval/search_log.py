@@ -31,11 +31,15 @@ from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit
 
-__all__ = ["SearchRecord", "SearchLog", "AuditedRetriever", "query_digest", "SearchLogKeyError"]
+__all__ = ["SearchRecord", "SearchLog", "AuditedRetriever", "query_digest", "SearchLogKeyError", "SearchLogFileError"]
 
 
 class SearchLogKeyError(LabError, ValueError):
-    """The search log was given no key to hash queries with."""
+    """The search log was given no key to hash queries with, or something that is not a key."""
+
+
+class SearchLogFileError(LabError, ValueError):
+    """The log's path is a folder, or a line of the file is not a search record."""
 
 
 def query_digest(query: str, key: bytes) -> str:
@@ -70,7 +74,13 @@ class SearchLog:
         if not key:
             raise SearchLogKeyError("the search log needs a key to hash queries with; pass key=... from a secret "
                                     "kept apart from the log (an environment variable, say)")
+        if not isinstance(key, (str, bytes, bytearray)):  # bytes(5) would be a key of five zero bytes
+            raise SearchLogKeyError(f"the search log's key is a str or bytes secret, not {type(key).__name__}; "
+                                    "pass key=... from a secret kept apart from the log")
         self.path = Path(path)
+        if self.path.is_dir():
+            raise SearchLogFileError(f"{self.path} is a folder; the search log is a file: pass a path such as "
+                                     f"{self.path / 'searches.jsonl'}")
         self._key = key.encode("utf-8") if isinstance(key, str) else bytes(key)
         self.clock = clock
 
@@ -93,8 +103,16 @@ class SearchLog:
         """Every record in the file, oldest first (none if the file does not exist yet)."""
         if not self.path.exists():
             return []
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        return [SearchRecord(**json.loads(line)) for line in lines if line.strip()]
+        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return [self._record(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
+
+    def _record(self, number: int, line: str) -> SearchRecord:
+        try:
+            return SearchRecord(**json.loads(line))
+        except (ValueError, TypeError) as error:  # the line itself is never shown: it may hold what a person typed
+            raise SearchLogFileError(
+                f"line {number} of {self.path} is not a search record ({type(error).__name__}); the file holds "
+                "JSON lines written by SearchLog: move it aside and start a new log") from None
 
     def frame(self) -> pd.DataFrame:
         """The records as a table, one row per search."""

@@ -160,6 +160,14 @@ def compile_sorts(spec: Any, ds: DataSource) -> list[tuple[Callable[[Page], Any]
         where = f"body.sorts[{i}]"
         if not isinstance(item, dict):
             raise validation_error(f"body failed validation: {where} should be an object.")
+        if "property" in item and "timestamp" in item:
+            raise validation_error(f"body failed validation: {where} should have either `property` or `timestamp`, "
+                                   "not both; sort by one, and add another item to `sorts` for the other.")
+        unknown = sorted(set(item) - {"property", "timestamp", "direction"})
+        if unknown:
+            raise validation_error(f"body failed validation: {where} has unknown key(s) "
+                                   f"{', '.join(f'`{shown(k)}`' for k in unknown[:5])}; expected `property` or "
+                                   "`timestamp`, and `direction`.")
         direction = item.get("direction", "ascending")
         if direction not in ("ascending", "descending"):
             raise validation_error(f"body failed validation: {where}.direction should be `ascending` or "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import uuid
 
+from lab.notion.ids import is_notion_id
+
 __all__ = ["object_id", "is_uuid", "normalise_id"]
 
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/rag-ingestion-lab/notion-simulator")
@@ -19,11 +21,7 @@ def object_id(*parts: object) -> str:
 
 def is_uuid(text: str) -> bool:
     """True for a UUID with or without dashes, as Notion accepts both in paths."""
-    try:
-        uuid.UUID(text)
-    except (ValueError, AttributeError, TypeError):
-        return False
-    return len(text.replace("-", "")) == 32
+    return is_notion_id(text)
 
 
 def normalise_id(text: str) -> str:

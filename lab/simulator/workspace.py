@@ -198,6 +198,7 @@ class Workspace:
         raise WorkspaceError(f"unknown data source key {key!r}; known: {sorted(d.key for d in self.data_sources.values())}")
 
     def _add_page(self, spec: dict[str, Any]) -> Page:
+        _check_page_spec(spec)
         if spec["key"] in self._page_keys:
             raise WorkspaceError(f"duplicate page key {spec['key']!r}")
         parent = spec.get("parent", {"type": "workspace"})
@@ -218,8 +219,14 @@ class Workspace:
                     bool(spec.get("in_trash", False)))
         self.pages[page.id] = page
         self._page_keys[page.key] = page.id
-        for index, block_spec in enumerate(spec.get("blocks", [])):
-            page.children.append(self._add_block(block_spec, page, "page_id", page.id, f"{page.key}/{index}"))
+        try:
+            for index, block_spec in enumerate(spec.get("blocks", [])):
+                page.children.append(self._add_block(block_spec, page, "page_id", page.id, f"{page.key}/{index}"))
+        except WorkspaceError:  # a page with half its blocks is not an edit anyone made: leave no trace
+            del self.pages[page.id], self._page_keys[page.key]
+            for block_id in [b.id for b in self.blocks.values() if b.page_id == page.id]:
+                del self.blocks[block_id]
+            raise
         return page
 
     def _page_holder(self, key: str, block_id: Any) -> str:
@@ -311,6 +318,20 @@ class Workspace:
         except KeyError:
             raise WorkspaceError(f"unknown page key {key!r}") from None
 
+    def page(self, page_id: str) -> Page:
+        """The page with this id, or an error that says how to find one (an edit names pages by id)."""
+        page = self.pages.get(page_id) if isinstance(page_id, str) else None
+        if page is None:
+            raise WorkspaceError(f"no page has the id {page_id!r}; get one with page_id(key) or page_by_title(title)")
+        return page
+
+    def block(self, block_id: str) -> Block:
+        """The block with this id, or an error that says how to find one."""
+        block = self.blocks.get(block_id) if isinstance(block_id, str) else None
+        if block is None:
+            raise WorkspaceError(f"no block has the id {block_id!r}; get one with find_block(page_id, text)")
+        return block
+
     def page_by_title(self, title: str) -> Page:
         """The page with exactly this title."""
         for page in self.pages.values():
@@ -322,7 +343,7 @@ class Workspace:
         """Direct children of a page or block; a synced reference shows its original's children."""
         if object_id_ in self.pages:
             return self.pages[object_id_].children
-        block = self.blocks[object_id_]
+        block = self.block(object_id_)
         if block.synced_from:
             return self.blocks[block.synced_from].children
         return block.children
@@ -369,12 +390,12 @@ class Workspace:
 
     def block_text(self, block_id: str) -> str:
         """Plain text of a block's rich text (empty for blocks without text)."""
-        content = self.blocks[block_id].content
+        content = self.block(block_id).content
         return plain_text(content.get("rich_text", []))
 
     def find_block(self, page_id: str, contains: str) -> Block:
         """The first block of a page (depth-first) whose text contains ``contains``."""
-        stack = list(reversed(self.pages[page_id].children))
+        stack = list(reversed(self.page(page_id).children))
         while stack:
             block = self.blocks[stack.pop()]
             if contains in self.block_text(block.id):
@@ -395,9 +416,12 @@ class Workspace:
 
     def edit_block_text(self, block_id: str, text: str | list[dict[str, Any]], user: str = "valeria") -> None:
         """Replace a block's text; the block and its page get a new ``last_edited_time``."""
-        block = self.blocks[block_id]
+        block = self.block(block_id)
         if block.type not in _TEXT_TYPES:
             raise WorkspaceError(f"block {block_id} is a {block.type}; only text blocks can be edited")
+        if block.in_trash:  # as Notion answers: "Can't edit block that is archived."
+            raise WorkspaceError(f"block {block_id} is in the trash and cannot be edited; edit a block that is not, "
+                                 "or add a new one")
         block.content["rich_text"] = rich_text(text)
         stamp = self._touch_page(self.pages[block.page_id], user)
         block.edited, block.edited_by = stamp, self._user_id(user)
@@ -409,6 +433,10 @@ class Workspace:
         (``{"type": "block", "id": ...}``) is a sub-page: it also appears as a ``child_page``
         block at the end of that page or block, which is an edit of the page that holds it.
         """
+        _check_page_spec(spec)
+        parent = spec.get("parent", {})
+        if parent.get("type") == "page":
+            self.page_id(parent.get("key"))  # the parent must exist before its sub-page does
         stamp = self._stamp()
         spec = {**spec, "created": stamp, "edited": stamp, "created_by": user, "edited_by": user}
         page = self._add_page(spec)
@@ -431,11 +459,12 @@ class Workspace:
                        inside_block: str | None = None) -> Page:
         """Create a sub-page at the end of page ``parent_id``, or at the end of its block ``inside_block``
         (a toggle, a column, a callout...): an edit of page ``parent_id``, as in Notion."""
+        parent = self.page(parent_id)
         if inside_block is None:
-            return self.add_page({**spec, "parent": {"type": "page", "key": self.pages[parent_id].key}}, user)
+            return self.add_page({**spec, "parent": {"type": "page", "key": parent.key}}, user)
         holder = self.blocks.get(inside_block)
         if holder is None or holder.page_id != parent_id:
-            raise WorkspaceError(f"block {inside_block!r} is not a block of page {self.pages[parent_id].title!r}; "
+            raise WorkspaceError(f"block {inside_block!r} is not a block of page {parent.title!r}; "
                                  f"pick one with find_block(page_id, text)")
         return self.add_page({**spec, "parent": {"type": "block", "id": inside_block}}, user)
 
@@ -443,7 +472,7 @@ class Workspace:
         """Delete a block as Notion's ``DELETE /v1/blocks/{id}`` does: it goes to the trash (``in_trash``)
         with everything under it, and its page is edited. Deleting a ``child_page`` block trashes
         the sub-page, and so does deleting a block that holds one (a toggle, a column)."""
-        block = self.blocks[block_id]
+        block = self.block(block_id)
         if block.type == "child_page" and block_id in self.pages:
             self.move_to_trash(block_id, user)
             return
@@ -467,13 +496,13 @@ class Workspace:
     def rename(self, page_id: str, title: str, user: str = "valeria") -> None:
         """Change a page's title: a property edit, so the page is edited. A sub-page's title is
         also the text of its ``child_page`` block, so its parent is edited too."""
-        page = self.pages[page_id]
+        page = self.page(page_id)
         page.title = title
         self._edit_child_page_block(page_id, self._touch_page(page, user), user)
 
     def set_publishable(self, page_id: str, value: bool, user: str = "valeria") -> None:
         """Tick or untick the Publicable checkbox: a property edit, so the page is edited."""
-        page = self.pages[page_id]
+        page = self.page(page_id)
         page.publishable = bool(value)
         self._touch_page(page, user)
 
@@ -486,7 +515,7 @@ class Workspace:
         self._set_in_trash(page_id, False, user)
 
     def _set_in_trash(self, page_id: str, value: bool, user: str) -> None:
-        page = self.pages[page_id]
+        page = self.page(page_id)
         page.in_trash = value
         # a sub-page's block leaves (or returns to) its parent's content: the parent is edited too
         self._edit_child_page_block(page_id, self._touch_page(page, user), user, in_trash=value)
@@ -519,6 +548,21 @@ class Workspace:
     def __repr__(self) -> str:
         return (f"Workspace({self.name!r}, pages={len(self.pages)}, blocks={len(self.blocks)}, "
                 f"data_sources={len(self.data_sources)}, integrations={sorted(self.integrations)})")
+
+
+def _check_page_spec(spec: Any) -> None:
+    """A page spec's shape, checked before anything is added (see ``lab.datasets.bakery`` for the format)."""
+    if not isinstance(spec, dict) or not all(isinstance(spec.get(name), str) for name in ("key", "title")):
+        raise WorkspaceError(f"a page spec is a dict with a str 'key' and 'title' (and optionally 'parent', "
+                             f"'blocks', ...), not {spec!r:.120}")
+    parent = spec.get("parent", {"type": "workspace"})
+    if not isinstance(parent, dict) or not isinstance(parent.get("type"), str):
+        raise WorkspaceError(f"page {spec['key']!r}: parent should be a dict such as {{'type': 'page', 'key': ...}} "
+                             f"or {{'type': 'block', 'id': ...}}, not {parent!r:.80}")
+    blocks = spec.get("blocks", [])
+    if not isinstance(blocks, list) or not all(isinstance(block, dict) for block in blocks):
+        raise WorkspaceError(f"page {spec['key']!r}: blocks should be a list of block dicts such as "
+                             f"{{'type': 'paragraph', 'text': ...}}, not {blocks!r:.80}")
 
 
 def _content(kind: str, spec: dict[str, Any], path: str) -> dict[str, Any]:

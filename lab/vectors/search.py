@@ -16,6 +16,8 @@ products, up to the last float32 digit: BLAS adds a batch's products in another 
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +25,7 @@ import scipy.sparse as sp
 
 from lab.vectors.top_k import new_buffers, update_top_k_dense, update_top_k_sparse
 
-__all__ = ["Hit", "LEAD", "check_k", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
+__all__ = ["Hit", "LEAD", "check_k", "check_min_score", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
            "top_k_sparse_product"]
 
 LEAD = "(lead)"  # how results and tables name the text before a page's first heading
@@ -58,6 +60,18 @@ def check_k(k: int) -> int:
     return int(k)
 
 
+def check_min_score(min_score: float | None) -> float | None:
+    """``min_score`` if it is ``None`` or a real number; a NaN (no score passes it) or a string
+    (compared as nothing) would silently return no hits, so they raise a ``ValueError``."""
+    if min_score is None:
+        return None
+    if isinstance(min_score, bool) or not isinstance(min_score, (int, float, np.integer, np.floating)) \
+            or math.isnan(min_score):
+        raise ValueError(f"min_score must be a number (the lowest score that is still an answer) or None, "
+                         f"not {min_score!r}")
+    return float(min_score)
+
+
 def top_k_rows(scores: np.ndarray, k: int, *, mask: np.ndarray | None = None,
                min_score: float | None = None) -> list[tuple[int, float]]:
     """The ``k`` highest scores as ``(row, score)``, best first, equal scores in row order.
@@ -76,7 +90,7 @@ def top_k_rows_many(scores: np.ndarray, k: int, *, mask: np.ndarray | None = Non
     Keeps the ``k`` best of each query while passing over its scores once, so ranking 100,000
     rows for a top 10 costs about one read of the scores (see :mod:`lab.vectors.top_k`).
     """
-    k = check_k(k)
+    k, min_score = check_k(k), check_min_score(min_score)
     scores = np.asarray(scores)
     if scores.ndim != 2:
         raise ValueError(f"scores has shape {scores.shape}; expected (n_queries, n_rows)")
@@ -98,7 +112,7 @@ def top_k_dense_product(queries: np.ndarray, matrix: np.ndarray, k: int, *, mask
     block of queries by rows at a time, so memory stays near ``_BLOCK_ENTRIES`` scores whatever
     the sizes (a block of many queries also lets BLAS reuse each block of rows).
     """
-    k = check_k(k)
+    k, min_score = check_k(k), check_min_score(min_score)
     queries, matrix = np.atleast_2d(np.asarray(queries)), np.asarray(matrix)
     if matrix.ndim != 2 or queries.ndim != 2 or queries.shape[1] != matrix.shape[1]:
         raise ValueError(f"queries of shape {queries.shape} do not match a matrix of shape {matrix.shape}: "
@@ -128,7 +142,7 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     if it is ``None`` (BM25, like Lucene). Otherwise as :func:`top_k_rows`. Queries are scored one
     after the other in the same scratch arrays (a few per row), so memory does not grow with them.
     """
-    k = check_k(k)
+    k, min_score = check_k(k), check_min_score(min_score)
     queries = sp.csr_matrix(queries)
     if queries.shape[1] != weights.shape[1]:
         raise ValueError(f"queries have {queries.shape[1]} terms and weights {weights.shape[1]}; "
