@@ -1,9 +1,9 @@
 """Random histories of a small workspace, synced as they happen and compared with a fresh full index.
 
 A history is a list of steps: edits a person makes in Notion (text edits, new pages and
-sub-pages, some inside a toggle, renames, unpublish and republish, trash and restore, unshare
-and share again, deleted blocks), waits of a few seconds to ten minutes (so that a sync and an
-edit often share a minute), and syncs, some of which crash at a chosen request.
+sub-pages, some inside a toggle, new pages holding a synced block or showing one, renames,
+unpublish and republish, trash and restore, unshare and share again, deleted blocks), waits of
+a few seconds to ten minutes (so that a sync and an edit often share a minute), and syncs, some of which crash at a chosen request.
 :func:`run_history` plays one against a simulator that may also answer with 429, 529 and 5xx,
 and checks after every sync (and every full re-index, which may also crash and resume) that the
 index equals a full index built from scratch at that moment.
@@ -67,10 +67,13 @@ def sub_page_in_toggle(ws: Workspace, row: str, key: str = "zones", title: str =
 
 
 def small_workspace() -> Workspace:
-    """Four rows of a knowledge base (three publishable, one draft), two levels of sub-pages, one
-    private page, and an integration the data source is shared with."""
+    """Four rows of a knowledge base (three publishable, one draft, one of them holding a synced
+    block), two levels of sub-pages, one private page, and an integration the data source is shared with."""
     policy = _row("policy", "Cancelaciones", "politica", True, 1, 2)
     policy["blocks"].append({"type": "child_page", "page": "cases"})
+    delivery = _row("delivery", "Entregas", "faq", True, 3, 1)
+    delivery["blocks"].append({"type": "synced_block", "key": "orig-delivery", "children": [
+        {"type": "paragraph", "text": SENTENCES[3]}]})  # new pages may show it (see apply_edit)
     draft = _row("draft", "Borrador", "faq", False, 4, 1)
     draft["blocks"].append({"type": "child_page", "page": "draft-notes"})
     cases = {"key": "cases", "title": "Casos", "parent": {"type": "page", "key": "policy"}, "created": STAMP,
@@ -81,7 +84,7 @@ def small_workspace() -> Workspace:
             "Nombre": {"type": "title"}, "Tipo": {"type": "select", "options": ["faq", "politica"]},
             "Publicable": {"type": "checkbox"}}}],
         "pages": [
-            _row("hours", "Horarios", "faq", True, 0, 2), policy, _row("delivery", "Entregas", "faq", True, 3, 1),
+            _row("hours", "Horarios", "faq", True, 0, 2), policy, delivery,
             draft, cases,
             {"key": "rare", "title": "Casos raros", "parent": {"type": "page", "key": "cases"}, "created": STAMP,
              "blocks": _blocks(5, 1)},
@@ -153,6 +156,15 @@ def _pick(items: list[str], n: int) -> str | None:
     return items[n % len(items)] if items else None
 
 
+def _synced_originals(ws: Workspace) -> list[str]:
+    """Keys of the synced originals pages hold (``orig-<page key>``), in page key order."""
+    def holds_original(page: Any) -> bool:
+        return any(ws.blocks[c].type == "synced_block" and not ws.blocks[c].synced_from for c in page.children)
+
+    return [f"orig-{page.key}" for page in sorted(ws.pages.values(), key=lambda p: p.key)
+            if holds_original(page)]
+
+
 def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
     """One edit, its targets chosen by ``a`` and ``b`` among what exists now (some do nothing)."""
     page = _pick(_pages(ws), a)
@@ -166,7 +178,14 @@ def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
             ws.delete_block(block)
     elif kind == "new_page":
         key = f"new-{len(ws.pages)}"
-        ws.add_page(_row(key, f"Nueva {len(ws.pages)}", "faq", bool(b % 2), a, 1 + b % 2))
+        row = _row(key, f"Nueva {len(ws.pages)}", "faq", bool(b % 2), a, 1 + b % 2)
+        originals = _synced_originals(ws)
+        if b % 3 == 0:  # the page holds a synced block that later pages may show
+            row["blocks"].append({"type": "synced_block", "key": f"orig-{key}", "children": [
+                {"type": "paragraph", "text": SENTENCES[a % len(SENTENCES)]}]})
+        elif b % 3 == 1 and originals:  # the page shows another page's synced block
+            row["blocks"].append({"type": "synced_block", "synced_from": _pick(originals, a)})
+        ws.add_page(row)
     elif kind == "new_sub_page" and page is not None:
         ws.add_child_page(page, {"key": f"sub-{len(ws.pages)}", "title": f"Anexo {len(ws.pages)}",
                                  "blocks": _blocks(a + b, 1)})
@@ -205,6 +224,7 @@ class HistoryResult:
     crashes: int = 0
     resumed_pages: int = 0
     kinds: frozenset[str] = frozenset()
+    synced_shown: bool = False  # a page showed another page's synced block at the end
 
 
 def _local(session: requests.Session) -> requests.Session:
@@ -249,4 +269,5 @@ def run_history(steps: list[tuple], faults: bool, seed: int) -> HistoryResult:
             kinds.add(step[0])
             apply_edit(ws, *step)
     result.kinds = frozenset(kinds)
+    result.synced_shown = any(block.synced_from for block in ws.blocks.values())
     return result

@@ -36,8 +36,14 @@ SHRINK_AND_EDIT_SUB_PAGES = [("sync", None), ("delete_block", 2, 1), ("edit", 1,
 TRASH_RESTORE_AND_RESUME = [("sync", 9), ("trash", 4, 0), ("wait", 70.0), ("sync", None), ("restore", 0, 0),
                             ("rename", 2, 5), ("reindex", 6), ("edit", 3, 1), ("wait", 45.0), ("reindex", None),
                             ("wait", 70.0), ("sync", None)]
+# Page 5 of 10 holds a synced original (its 12th text block is inside it), page 9 shows it.
+EDIT_SYNCED_ORIGINAL = [("sync", None), ("new_page", 0, 3), ("new_page", 1, 1), ("wait", 70.0), ("sync", None),
+                        ("edit", 5, 11), ("wait", 70.0), ("sync", None), ("unshare", 5, 0), ("wait", 70.0),
+                        ("sync", None), ("share", 0, 0), ("wait", 70.0), ("sync", None), ("trash", 5, 0),
+                        ("wait", 70.0), ("sync", None), ("restore", 0, 0), ("wait", 70.0), ("sync", None)]
 
 
+@example(steps=EDIT_SYNCED_ORIGINAL, faults=True, seed=3)
 @example(steps=UNSHARE_AND_SHARE_AGAIN, faults=False, seed=0)
 @example(steps=SHRINK_AND_EDIT_SUB_PAGES, faults=True, seed=1)
 @example(steps=TRASH_RESTORE_AND_RESUME, faults=True, seed=2)
@@ -51,5 +57,7 @@ def test_after_every_sync_of_a_random_history_the_index_equals_a_full_index_buil
     event("a run crashed and was resumed" if result.crashes else "no crash")
     if result.resumed_pages:
         event("a first index or re-index resumed from its checkpoint")
+    if result.synced_shown:
+        event("a page showed another page's synced block")
     for kind in result.kinds:
         event(f"edit: {kind}")
