@@ -236,3 +236,13 @@ def test_pages_kept_by_an_unfinished_index_stay_out_of_the_published_state(tmp_p
     assert store.staged_pages("another source") == []
     store.clear_staged()
     assert store.staged_count() == 0
+
+
+def test_a_closed_index_names_the_mistake_when_used_again_and_closing_twice_is_harmless(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    store.close()
+    store.close()
+    with pytest.raises(StoreError, match="was closed; open it again with IndexStore"):
+        store.watermark("notion")
+    with pytest.raises(StoreError, match="was closed"):
+        store.chunks("tfidf")

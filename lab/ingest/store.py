@@ -297,6 +297,16 @@ def open_failure(path: str | Path, error: BaseException) -> str:
     return f"cannot be opened ({cause}); check that its folder exists and is writable"
 
 
+class _ClosedIndex:
+    """Stands in for the connection of a closed store, so that using it names the mistake."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __getattr__(self, name: str) -> Any:
+        raise StoreError(f"the index {self.path} was closed; open it again with IndexStore({self.path!r})")
+
+
 class IndexStore:
     """An index in one SQLite file (``":memory:"`` for a throwaway one).
 
@@ -367,7 +377,10 @@ class IndexStore:
                                      "new file rather than opening this one.")
 
     def close(self) -> None:
-        self._db.close()
+        """Close the file; any later use of this store raises :class:`StoreError` (closing twice is fine)."""
+        if not isinstance(self._db, _ClosedIndex):
+            self._db.close()
+            self._db = _ClosedIndex(self.path)  # type: ignore[assignment]
 
     def __enter__(self) -> "IndexStore":
         return self
