@@ -74,6 +74,9 @@ class Answerer:
         """Fit the retriever and the extractor on ``corpus``; returns self."""
         check_k(self.k)
         check_share("threshold", self.threshold)
+        if not (hasattr(self.retriever, "fit") and hasattr(self.retriever, "search")):
+            raise TypeError(f"an Answerer searches with a retriever (e.g. TUNED.retriever()), "
+                            f"not {type(self.retriever).__name__}")
         self.retriever.fit(corpus)
         self.extractor.fit(corpus.texts)
         self.corpus_ = corpus

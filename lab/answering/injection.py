@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lab.answering.sentences import sentences
-from lab.answering.sources import Source
+from lab.answering.sources import Source, check_sources
 
 __all__ = ["INSTRUCTION_PATTERNS", "Flag", "instruction_like", "flag_sources"]
 
@@ -45,9 +45,13 @@ class Flag:
 
 def instruction_like(text: str) -> list[str]:
     """The sentences of ``text`` that match an :data:`INSTRUCTION_PATTERNS` phrase, in order."""
+    if not isinstance(text, str):
+        raise TypeError(f"instruction_like reads a text (str), not {type(text).__name__}")
     return [s for s in sentences(text) if any(p.search(s) for p in INSTRUCTION_PATTERNS)]
 
 
 def flag_sources(sources: Sequence[Source]) -> list[Flag]:
     """Every instruction-like sentence of every source, by source number."""
+    check_sources(sources)
     return [Flag(source.number, sentence) for source in sources for sentence in instruction_like(source.text)]
+

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from lab.retrieval.corpus import SearchCorpus, chunk_body
 from lab.vectors.search import LEAD, Hit
 
-__all__ = ["Source", "numbered_sources"]
+__all__ = ["Source", "numbered_sources", "check_sources"]
 
 
 @dataclass(frozen=True)
@@ -50,3 +50,10 @@ def numbered_sources(hits: Sequence[Hit], corpus: SearchCorpus) -> list[Source]:
     return [Source(number=number, title=hit.title, section=hit.section, url=hit.url, edited=hit.edited,
                    text=chunk_body(text_of[hit.id], hit.title), chunk_id=hit.id, page_id=hit.page_id, score=hit.score)
             for number, hit in enumerate(hits, start=1)]
+
+
+def check_sources(sources: Sequence[Source]) -> None:
+    """Refuse anything but a list of :class:`Source` records (``numbered_sources(hits, corpus)`` makes them)."""
+    if isinstance(sources, (str, bytes)) or not all(isinstance(source, Source) for source in sources):
+        raise TypeError("sources must be a list of Source records (numbered_sources(hits, corpus) makes them), "
+                        f"not {type(sources).__name__}")
