@@ -247,3 +247,15 @@ def test_a_page_spec_that_does_not_make_sense_is_refused_and_leaves_no_half_made
     assert (ws.pages, ws.blocks) == (pages, blocks)
     assert "k" not in {p.key for p in ws.pages.values()}
     ws.add_page({"key": "k", "title": "T"})  # the key is still free
+
+
+def test_a_text_or_title_that_is_not_text_is_refused_and_nothing_is_stamped() -> None:
+    ws = small_workspace()
+    page = ws.page_id("cases")
+    block = ws.find_block(page, "Case one.")
+    before = (ws.pages[page].edited, ws.block_text(block.id), ws.pages[page].title)
+    with pytest.raises(WorkspaceError, match="to empty a block, pass ''"):
+        ws.edit_block_text(block.id, None)
+    with pytest.raises(WorkspaceError, match="a page title is a str, not int"):
+        ws.rename(page, 5)
+    assert (ws.pages[page].edited, ws.block_text(block.id), ws.pages[page].title) == before

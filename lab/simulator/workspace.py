@@ -422,6 +422,9 @@ class Workspace:
         if block.in_trash:  # as Notion answers: "Can't edit block that is archived."
             raise WorkspaceError(f"block {block_id} is in the trash and cannot be edited; edit a block that is not, "
                                  "or add a new one")
+        if not isinstance(text, (str, list)):
+            raise WorkspaceError(f"a block's text is a str or a list of rich text runs, not {type(text).__name__}; "
+                                 "to empty a block, pass ''")
         block.content["rich_text"] = rich_text(text)
         stamp = self._touch_page(self.pages[block.page_id], user)
         block.edited, block.edited_by = stamp, self._user_id(user)
@@ -497,6 +500,8 @@ class Workspace:
         """Change a page's title: a property edit, so the page is edited. A sub-page's title is
         also the text of its ``child_page`` block, so its parent is edited too."""
         page = self.page(page_id)
+        if not isinstance(title, str):
+            raise WorkspaceError(f"a page title is a str, not {type(title).__name__}")
         page.title = title
         self._edit_child_page_block(page_id, self._touch_page(page, user), user)
 
