@@ -107,6 +107,13 @@ _SECONDS = _in_range(float, 0.0, 86_400.0, above=True)
 _RATE = _in_range(float, 0.0, 1_000.0, above=True)
 
 
+def _not_blank(text: str) -> str:
+    """An argparse type: a value that is not empty (an empty --data-source fell back to --title)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty; leave the option out to use the default")
+    return text
+
+
 # ---------------------------------------------------------------------- serve
 
 
@@ -386,8 +393,9 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                         help="API host without /v1 (default: the real Notion API)")
     parser.add_argument("--token-env", default="NOTION_TOKEN",
                         help="name of the environment variable holding the token (default NOTION_TOKEN)")
-    parser.add_argument("--data-source", default=None, help="data source id (default: search by --title)")
-    parser.add_argument("--title", default=None,
+    parser.add_argument("--data-source", type=_not_blank, default=None,
+                        help="data source id (default: search by --title)")
+    parser.add_argument("--title", type=_not_blank, default=None,
                         help=f"title of the data source to search for (default {_DEFAULT_TITLE!r})")
     parser.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")
     parser.add_argument("--db", required=True, help="SQLite file of the index")

@@ -163,8 +163,10 @@ def test_query_terms_are_the_known_columns_with_repeats() -> None:
 def test_bad_parameters_and_unfitted_use_are_clear_errors() -> None:
     with pytest.raises(ValueError, match=r"unknown idf variant 'okapi'; use one of \['atire', 'lucene', 'robertson'\]"):
         BM25(idf="okapi").fit(DOCS)
-    with pytest.raises(ValueError, match="k1 must be >= 0"):
+    with pytest.raises(ValueError, match="k1 must be a finite number >= 0"):
         BM25(k1=-1).fit(DOCS)
+    with pytest.raises(ValueError, match="k1 must be a finite number >= 0"):
+        BM25(k1=float("inf")).fit(DOCS)
     with pytest.raises(ValueError, match="b must be between 0 and 1"):
         BM25(b=1.5).fit(DOCS)
     with pytest.raises(ValueError, match="at least one text"):

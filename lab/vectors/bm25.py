@@ -106,8 +106,8 @@ class BM25(Estimator):
             raise ValueError(f"need one term per column: {counts.shape[1]} columns, {len(terms)} terms")
         if self.idf not in BM25_IDF:
             raise ValueError(f"unknown idf variant {self.idf!r}; use one of {sorted(BM25_IDF)}")
-        if not self.k1 >= 0:
-            raise ValueError(f"k1 must be >= 0, not {self.k1!r}")
+        if not 0 <= self.k1 < float("inf"):
+            raise ValueError(f"k1 must be a finite number >= 0, not {self.k1!r}")
         if not 0 <= self.b <= 1:
             raise ValueError(f"b must be between 0 and 1, not {self.b!r}")
         n_docs = counts.shape[0]
