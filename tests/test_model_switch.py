@@ -144,3 +144,10 @@ def test_a_switch_to_a_model_that_reads_less_refuses_long_chunks_before_any_call
     with pytest.raises(InputTooLongError, match="input limit of 256 tokens"):
         ModelSwitch(store).prepare(FlakyEmbedder(ShortInputEmbedder(large, max_input_tokens=256), fail_on=1))
     assert store.dump() == before and store.pending_switch() is None
+
+
+def test_preparing_a_switch_to_something_that_is_not_an_embedder_is_a_type_error_and_writes_nothing(store) -> None:
+    before = store.models()
+    with pytest.raises(TypeError, match="prepare takes a dense embedder .* not NoneType"):
+        ModelSwitch(store).prepare(None)
+    assert store.models() == before and not store.pending_switch()

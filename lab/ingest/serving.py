@@ -96,6 +96,9 @@ class ModelSwitch:
 
     def prepare(self, embedder: DenseEmbedder) -> SwitchReport:
         """Write ``embedder``'s rows for every chunk of the serving model, which keeps serving."""
+        if not (hasattr(embedder, "embed_documents") and isinstance(getattr(embedder, "name", None), str)):
+            raise TypeError(f"prepare takes a dense embedder (with a name and embed_documents, e.g. a "
+                            f"VoyageEmbedder), not {type(embedder).__name__}")
         store, new = self.store, embedder.name
         old = store.serving_model()
         if old is None:
