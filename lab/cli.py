@@ -327,7 +327,7 @@ def _kept(store: "IndexStore") -> str:
 
 
 def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> int:
-    from lab.client import FixedRate, NotionClient
+    from lab.client import DEFAULT_MAX_DEPTH, FixedRate, NotionClient
     from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 
     clock = WallClock()
@@ -367,6 +367,9 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
           f"{report.chunks_new}, updated {report.chunks_updated}, unchanged {report.chunks_unchanged}, deleted "
           f"{report.chunks_deleted}; {report.chunks_total} chunks in the index")
     print(f"  watermark {report.watermark}; {report.tokens_embedded} tokens would go to an embedding API")
+    if report.blocks_too_deep:
+        print(f"  not read: what {len(report.blocks_too_deep)} blocks hold, nested deeper than {DEFAULT_MAX_DEPTH} "
+              f"levels (first: {report.blocks_too_deep[0]})")
     return ExitCode.OK
 
 

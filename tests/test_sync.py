@@ -8,14 +8,15 @@ import textwrap
 
 import pytest
 
-from lab.client import FixedRate, IncompleteListError, NoPacing, NotionClient, RetryPolicy
+from lab.client import DEFAULT_MAX_DEPTH, FixedRate, IncompleteListError, NoPacing, NotionClient, RetryPolicy
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.simulator.faults import InjectedCrash, crashing_session
-from lab.simulator import LimitsConfig, in_process_session
+from lab.simulator import LimitsConfig, NotionSimulator, in_process_session
 from lab.simulator import simulator as simulator_module
 from lab.ingest.store import IndexStore
 from lab.ingest.sync import GuardrailError, SyncConfig, full_index, incremental_sync
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
+from sync_histories import _client, config, small_workspace
 
 CONTENT_TABLES = ("chunks", "pages", "sync_state", "models")
 
@@ -252,3 +253,22 @@ def test_a_path_or_a_session_passed_for_the_store_or_the_client_is_a_clear_type_
     with pytest.raises(TypeError, match="reads through a NotionClient"):
         incremental_sync(in_process_session(sim), store, sim.clock)
     assert store.watermark("notion") is None
+
+
+def test_blocks_nested_past_the_depth_fuse_are_named_in_the_report_of_an_index_and_of_a_sync() -> None:
+    ws = small_workspace()
+    nested: dict = {"type": "paragraph", "text": "Al fondo del todo."}
+    for level in range(DEFAULT_MAX_DEPTH + 2):
+        nested = {"type": "toggle", "text": f"Nivel {level}", "children": [nested]}
+    page = ws.page_id("hours")
+    ws.add_child_page(page, {"key": "deep", "title": "Muy anidada", "blocks": [nested]})
+    sim = NotionSimulator(ws, seed=1)
+    store = IndexStore(":memory:")
+    first = full_index(_client(sim, None), store, sim.clock, config())
+    assert len(first.blocks_too_deep) == 1
+    sim.clock.advance(70)
+    ws.edit_block_text(ws.find_block(ws.page_id("deep"), "Nivel 0").id, "Nivel cero")
+    sim.clock.advance(70)
+    again = incremental_sync(_client(sim, None), store, sim.clock, config())
+    assert again.blocks_too_deep == first.blocks_too_deep
+    assert "Al fondo del todo." not in str(store.state())

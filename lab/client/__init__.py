@@ -6,10 +6,11 @@ from lab.client.errors import (InvalidObjectId, InvalidRequest, NotionAPIError, 
 from lab.client.log import RequestLog, RequestRecord
 from lab.client.pacing import BudgetAware, FixedRate, NoPacing, Pacer
 from lab.client.pagination import IncompleteListError, PaginationError, collect_paginated_api, iterate_paginated_api
-from lab.client.traversal import WalkReport, walk_blocks
+from lab.client.traversal import DEFAULT_MAX_DEPTH, WalkReport, walk_blocks
 from lab.retry import RetryPolicy
 
 __all__ = ["NotionClient", "InvalidObjectId", "InvalidRequest", "NotionAPIError", "NotionClientError",
            "NotionConnectionError", "ObjectNotFound", "RestrictedResource", "RetriesExhausted", "Unauthorized",
            "RequestLog", "RequestRecord", "BudgetAware", "FixedRate", "NoPacing", "Pacer", "PaginationError",
-           "IncompleteListError", "collect_paginated_api", "iterate_paginated_api", "RetryPolicy", "WalkReport", "walk_blocks"]
+           "IncompleteListError", "collect_paginated_api", "iterate_paginated_api", "RetryPolicy", "WalkReport",
+           "walk_blocks", "DEFAULT_MAX_DEPTH"]

@@ -38,7 +38,7 @@ from typing import Any
 
 from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
-from lab.client import NotionClient, collect_paginated_api
+from lab.client import NotionClient, WalkReport, collect_paginated_api
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint
 from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, check_max_share
@@ -95,6 +95,8 @@ class SyncReport:
     tokens_embedded: int
     pages_resumed: int = 0  # pages a full index took from an interrupted run instead of reading them
     attempts: int = 1  # 2 or more: another run published while this one read, and it planned again
+    #: blocks whose children were not read: they nest deeper than the walk's fuse (DEFAULT_MAX_DEPTH)
+    blocks_too_deep: list[str] = field(default_factory=list)
 
     def row(self, source: str) -> dict[str, Any]:
         return {"source": source, "kind": self.kind, "watermark_before": self.watermark_before,
@@ -223,7 +225,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                             chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids),
                             chunks_unchanged=0, chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
                             tokens_embedded=sum(c.tokens for c in chunks),
-                            pages_resumed=len(resumed))
+                            pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep))
         changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
                            fresh=chunks, unchanged=[], embed=chunks,
                            delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
@@ -249,8 +251,8 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     return _publish(store, config, plan)
 
 
-def _read_and_tell(client: NotionClient, page: dict[str, Any], config: SyncConfig) -> PageRead:
-    read = read_page(client, page)
+def _read_and_tell(client: NotionClient, page: dict[str, Any], config: SyncConfig, walk: WalkReport) -> PageRead:
+    read = read_page(client, page, walk)
     if config.on_page is not None:
         config.on_page(read)
     return read
@@ -263,15 +265,16 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
     documents: list[tuple[PageMetadata, PageRead | None]] = []
+    walk = WalkReport()
     listed = publishable_pages(client, source_id, config.publishable_property)
     originals = SyncedOriginals.for_index(client, indexed, listed)
     for page in listed:
         if known_read_is_current(page, indexed.get(page["id"]), originals):
             documents.append((indexed[page["id"]].info, None))
         else:
-            read = _read_and_tell(client, page, config)
+            read = _read_and_tell(client, page, config, walk)
             documents.append((read.info, read))
-    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page, originals=originals)
+    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page, report=walk, originals=originals)
     reads = [read for _, read in documents if read is not None] + sub_pages.reads
     fresh = _chunk(reads, config)
 
@@ -302,7 +305,7 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                         boundary_pages=[page_title(p) for p in changed if p["last_edited_time"] == watermark],
                         chunks_new=len(new), chunks_updated=len(updated), chunks_unchanged=len(unchanged),
                         chunks_deleted=deleting, chunks_total=held - deleting + len(new),
-                        tokens_embedded=sum(c.tokens for c in new + updated))
+                        tokens_embedded=sum(c.tokens for c in new + updated), blocks_too_deep=list(walk.too_deep))
     changes = _Changes(source_id=source_id, generation=base.generation, reread=reread, fresh=fresh,
                        unchanged=unchanged, embed=new + updated,
                        delete_chunks=vanished, remove_pages=removed_pages,
