@@ -235,7 +235,9 @@ def test_a_block_in_the_trash_cannot_be_edited_as_in_notion() -> None:
     ({"key": "k", "title": "T", "parent": "policy"}, "parent should be a dict"),
     ({"key": "k", "title": "T", "parent": {}}, "parent should be a dict"),
     ({"key": "k", "title": "T", "parent": {"type": "page", "key": "nope"}}, "unknown page key 'nope'"),
-    ({"key": "k", "title": "T", "blocks": "Some text."}, "blocks should be a list of block dicts"),
+    ({"key": "k", "title": "T", "blocks": "Some text."}, "blocks and their children should be lists of block dicts"),
+    ({"key": "k", "title": "T", "blocks": [{"type": "toggle", "text": "More", "children": ["Hidden text."]}]},
+     "blocks and their children should be lists of block dicts"),
     ({"key": "k", "title": "T", "blocks": [{"type": "paragraph", "text": "ok"}, {"type": "nope"}]},
      "unknown or non-top-level block type"),
 ])

@@ -564,10 +564,18 @@ def _check_page_spec(spec: Any) -> None:
     if not isinstance(parent, dict) or not isinstance(parent.get("type"), str):
         raise WorkspaceError(f"page {spec['key']!r}: parent should be a dict such as {{'type': 'page', 'key': ...}} "
                              f"or {{'type': 'block', 'id': ...}}, not {parent!r:.80}")
-    blocks = spec.get("blocks", [])
-    if not isinstance(blocks, list) or not all(isinstance(block, dict) for block in blocks):
-        raise WorkspaceError(f"page {spec['key']!r}: blocks should be a list of block dicts such as "
-                             f"{{'type': 'paragraph', 'text': ...}}, not {blocks!r:.80}")
+    _check_block_specs(spec["key"], spec.get("blocks", []))
+
+
+def _check_block_specs(key: str, blocks: Any) -> None:
+    """Blocks, and the children of each at any depth, are lists of block dicts."""
+    pending = [blocks]
+    while pending:
+        level = pending.pop()
+        if not isinstance(level, list) or not all(isinstance(block, dict) for block in level):
+            raise WorkspaceError(f"page {key!r}: blocks and their children should be lists of block dicts such "
+                                 f"as {{'type': 'paragraph', 'text': ...}}, not {level!r:.80}")
+        pending += [block["children"] for block in level if "children" in block]
 
 
 def _content(kind: str, spec: dict[str, Any], path: str) -> dict[str, Any]:
