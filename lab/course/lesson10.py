@@ -149,9 +149,12 @@ def heldout_table(ladder: Ladder, pages: Sequence, questions: Sequence[LabelledQ
     written afterwards: each measure with its gain and 95% interval, and the rungs the same ladder
     keeps when it is climbed on each set instead."""
     heldout_ladder = climb(Recipe(), LADDER_STEPS, pages, heldout, seed=seed)
+    last_kept = ladder.table.loc[ladder.table["kept"], "step"].iloc[-1]
+    reached_on_heldout = climb(ladder.recipe, [], pages, heldout).per_question["start"]  # a ladder of no steps
     rows = []
-    for name, asked, climbed in (("climbed on", questions, ladder), ("written afterwards", heldout, heldout_ladder)):
-        start, reached = (_recipe_scores(recipe, pages, asked) for recipe in (Recipe(), ladder.recipe))
+    for name, asked, climbed, reached in (("climbed on", questions, ladder, ladder.per_question[last_kept]),
+                                          ("written afterwards", heldout, heldout_ladder, reached_on_heldout)):
+        start, reached = climbed.per_question["start"].set_index("question"), reached.set_index("question")
         row: dict = {"questions": f"{len(asked)} {name}"}
         for metric in ("recall@8", "MRR"):
             gain = paired_gain(start[metric], reached[metric], seed=seed)
@@ -162,11 +165,6 @@ def heldout_table(ladder: Ladder, pages: Sequence, questions: Sequence[LabelledQ
         row["rungs kept when climbed on them"] = ", ".join(str(i) for i, keep in enumerate(kept) if keep and i)
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _recipe_scores(recipe: Recipe, pages: Sequence, questions: Sequence[LabelledQuestion]) -> pd.DataFrame:
-    """Per-question recall@8, MRR and nDCG@10 of ``recipe`` (indexed by question id): a ladder of no steps."""
-    return climb(recipe, [], pages, questions).per_question["start"].set_index("question")
 
 
 def dense_rung(ladder: Ladder, pages: Sequence, questions: Sequence[LabelledQuestion],
