@@ -21,9 +21,8 @@ import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.fields import BM25FRetriever
-from lab.retrieval.retrievers import BM25Retriever, Ranked, RowScorer, TextAnalyzer
+from lab.retrieval.retrievers import BM25Retriever, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
-from lab.vectors.search import top_k_rows, top_k_sparse_product
 
 __all__ = ["RM3Retriever", "BM25FRM3Retriever"]
 
@@ -79,13 +78,7 @@ class _RelevanceFeedback:
     # Each query is expanded from its own first search, so scoring and ranking go query by query
     # through the expanded weights, not through the scorer's batch of plain queries.
     score = RowScorer.score
-
-    def _top_k(self, queries: list[str], k: int, visible: np.ndarray, min_score: float | None) -> Ranked:
-        ranked = []
-        for query in queries:
-            scores, eligible = self._score_and_eligible(query, visible)
-            ranked.append(top_k_rows(scores, k, mask=visible & eligible, min_score=min_score))
-        return ranked
+    _top_k = RowScorer._top_k
 
     def _score_and_eligible(self, query: str, visible: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         term_scores = self._term_scores()
@@ -164,7 +157,7 @@ class BM25FRM3Retriever(_RelevanceFeedback, BM25FRetriever):
         self.term_shares_ = _term_shares(sum(fields[1:], fields[0]))
 
     def _first_search(self, query: str, k: int, visible: np.ndarray | None) -> list[tuple[int, float]]:
-        return top_k_sparse_product(self._occurrences([query]), self.weights_, k, mask=visible)[0]
+        return BM25FRetriever._top_k(self, [query], k, visible, None)[0]  # the plain BM25F search
 
     def _query_columns(self, query: str) -> list[int]:
         return self.query_terms(query)

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 from lab.retrieval.corpus import SearchCorpus, chunk_body
 from lab.retrieval.retrievers import Ranked, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
-from lab.vectors.bm25 import BM25_IDF
+from lab.vectors.bm25 import BM25_IDF, check_bm25_parameters
 from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.search import top_k_sparse_product
 
@@ -76,10 +76,7 @@ class BM25FRetriever(RowScorer):
             raise ValueError(f"field weights must be finite numbers >= 0, not {self.weights!r}")
         if any(not 0 <= b <= 1 for b in self.b):
             raise ValueError(f"every b must be between 0 and 1, not {self.b!r}")
-        if not 0 <= self.k1 < math.inf:
-            raise ValueError(f"k1 must be a finite number >= 0, not {self.k1!r}")
-        if self.idf not in BM25_IDF:
-            raise ValueError(f"unknown idf variant {self.idf!r}; use one of {sorted(BM25_IDF)}")
+        check_bm25_parameters(self.k1, self.idf)
 
     def _fit(self, corpus: SearchCorpus) -> None:
         self._check_parameters()
@@ -120,7 +117,7 @@ class BM25FRetriever(RowScorer):
         self._check_fitted("weights_")
         return known_term_columns(queries, self.analyzer, self.vocabulary_)
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def _score_and_eligible(self, query: str, visible: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         columns = self.query_terms(query)
         n_rows = self.weights_.shape[0]
         if not columns:

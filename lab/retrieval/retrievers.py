@@ -107,17 +107,17 @@ class RowScorer(Retriever):
         """The ``k`` best visible rows of each query scoring at least ``min_score``.
 
         This default scores one query at a time with :meth:`_score_and_eligible`, for scorers with
-        no batch form (RM3, whose expanded query depends on each query's own first results);
-        TF-IDF, LSA, BM25, BM25F and stored vectors rank a batch at once.
+        no batch form (RM3, whose expanded query depends on each query's own first results, read
+        among the ``visible`` rows); TF-IDF, LSA, BM25, BM25F and stored vectors rank a batch at once.
         """
         ranked = []
         for query in queries:
-            scores, eligible = self._score_and_eligible(query)
+            scores, eligible = self._score_and_eligible(query, visible)
             ranked.append(top_k_rows(scores, k, mask=visible & eligible, min_score=min_score))
         return ranked
 
-    def _score_and_eligible(self, query: str) -> tuple[np.ndarray, np.ndarray]:
-        """Scores of every row and which rows may be ranked at all."""
+    def _score_and_eligible(self, query: str, visible: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of every row and which rows may be ranked at all (``visible``: the rows the caller may see)."""
         raise NotImplementedError
 
 

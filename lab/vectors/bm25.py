@@ -36,7 +36,7 @@ from lab.vectors.estimator import Estimator
 from lab.vectors.search import top_k_sparse_product
 from lab.vectors.sparse_rows import entry_chunks, rows_of
 
-__all__ = ["BM25", "BM25_IDF"]
+__all__ = ["BM25", "BM25_IDF", "check_bm25_parameters"]
 
 
 def _lucene_idf(n_docs: int, document_frequency: np.ndarray) -> np.ndarray:
@@ -58,6 +58,15 @@ BM25_IDF: dict[str, Callable[[int, np.ndarray], np.ndarray]] = {
     "atire": _atire_idf,
 }
 
+
+
+def check_bm25_parameters(k1: float, idf: str) -> None:
+    """Refuse a saturation ``k1`` that is not a finite number >= 0 and an unknown idf variant
+    (BM25 and BM25F alike; an infinite k1 makes every score NaN)."""
+    if idf not in BM25_IDF:
+        raise ValueError(f"unknown idf variant {idf!r}; use one of {sorted(BM25_IDF)}")
+    if not 0 <= k1 < float("inf"):
+        raise ValueError(f"k1 must be a finite number >= 0, not {k1!r}")
 
 class BM25(Estimator):
     """A BM25 index over a list of texts, queried with raw text.
@@ -104,10 +113,7 @@ class BM25(Estimator):
         what a stored index holds, so loading it analyses no text; returns self."""
         if len(terms) != counts.shape[1]:
             raise ValueError(f"need one term per column: {counts.shape[1]} columns, {len(terms)} terms")
-        if self.idf not in BM25_IDF:
-            raise ValueError(f"unknown idf variant {self.idf!r}; use one of {sorted(BM25_IDF)}")
-        if not 0 <= self.k1 < float("inf"):
-            raise ValueError(f"k1 must be a finite number >= 0, not {self.k1!r}")
+        check_bm25_parameters(self.k1, self.idf)
         if not 0 <= self.b <= 1:
             raise ValueError(f"b must be between 0 and 1, not {self.b!r}")
         n_docs = counts.shape[0]
