@@ -53,6 +53,15 @@ def test_a_query_vector_holding_nan_or_infinity_is_refused_rather_than_finding_n
         store.search(query, "lsa-4")
 
 
+def test_a_chunk_vector_holding_nan_is_refused_at_the_write_whoever_embedded_it(tmp_path) -> None:
+    store = IndexStore(tmp_path / "kb.sqlite")
+    vectors = unit_rows(3, 4)
+    vectors[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"vector of chunk .* holds NaN or infinity.*Nothing was written"):
+        store.put_chunks([chunk(i) for i in range(3)], vectors, "lsa-4")
+    assert store.count_chunks() == 0 and "lsa-4" not in store.models()
+
+
 def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     chunks = [chunk(i) for i in range(3)]

@@ -272,3 +272,24 @@ def test_blocks_nested_past_the_depth_fuse_are_named_in_the_report_of_an_index_a
     again = incremental_sync(_client(sim, None), store, sim.clock, config())
     assert again.blocks_too_deep == first.blocks_too_deep
     assert "Al fondo del todo." not in str(store.state())
+
+
+def test_a_sync_whose_dense_model_answers_nan_fails_and_leaves_the_index_as_it_was() -> None:
+    import dataclasses
+
+    import numpy as np
+
+    from lab.services.voyage import EmbeddingResult
+
+    class NaNEmbedder:
+        name = "nan-4"
+
+        def embed_documents(self, texts):
+            return EmbeddingResult(np.full((len(texts), 4), np.nan, dtype=np.float32), len(texts), requests=1)
+
+    ws = small_workspace()
+    sim = NotionSimulator(ws, seed=1)
+    store = IndexStore(":memory:")
+    with pytest.raises(ValueError, match="holds NaN or infinity"):
+        full_index(_client(sim, None), store, sim.clock, dataclasses.replace(config(), dense=NaNEmbedder()))
+    assert store.count_chunks() == 0 and store.watermark("notion") is None

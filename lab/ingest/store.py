@@ -526,6 +526,10 @@ class IndexStore:
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(chunks):
             raise ValueError(f"need one vector per chunk: {len(chunks)} chunks, vectors of shape {vectors.shape}")
+        bad = np.flatnonzero(~np.isfinite(vectors).all(axis=1))
+        if bad.size:  # a stored NaN makes every cosine with it NaN: a chunk no search ever finds
+            raise ValueError(f"the vector of chunk {_field(chunks[int(bad[0])], 'id')!r} ({bad.size} in all) holds "
+                             f"NaN or infinity; check the {model!r} model and its input. Nothing was written")
         with self.transaction():
             self._register(model, int(vectors.shape[1]))
             self._put_rows(chunks)
