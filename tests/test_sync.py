@@ -293,3 +293,14 @@ def test_a_sync_whose_dense_model_answers_nan_fails_and_leaves_the_index_as_it_w
     with pytest.raises(ValueError, match="holds NaN or infinity"):
         full_index(_client(sim, None), store, sim.clock, dataclasses.replace(config(), dense=NaNEmbedder()))
     assert store.count_chunks() == 0 and store.watermark("notion") is None
+
+
+def test_an_empty_data_source_id_is_refused_as_an_id_not_taken_for_no_id() -> None:
+    import dataclasses
+
+    from lab.client import InvalidObjectId
+
+    sim = NotionSimulator(small_workspace(), seed=1)
+    with pytest.raises(InvalidObjectId, match="data_source_id '' is not a Notion id"):
+        full_index(_client(sim, None), IndexStore(":memory:"), sim.clock,
+                   dataclasses.replace(config(), data_source_id=""))

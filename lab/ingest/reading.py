@@ -98,7 +98,7 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     """
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
-    result = KnowledgeBaseRead(data_source_id or find_data_source(client, title)["id"])
+    result = KnowledgeBaseRead(data_source_id if data_source_id is not None else find_data_source(client, title)["id"])
     listed = publishable_pages(client, result.data_source_id, publishable_property)
     originals = SyncedOriginals.for_index(client, known, listed)
     for page in listed:

@@ -198,7 +198,9 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     _check_parts(client, store)
     config = config or SyncConfig()
     before = len(client.log)
-    source_id = config.data_source_id or find_data_source(client, config.title)["id"]
+    source_id = config.data_source_id
+    if source_id is None:  # "" is not "not given": the client refuses it as an id
+        source_id = find_data_source(client, config.title)["id"]
     checkpoint = ReadCheckpoint(store, source_id)
     chunked: dict[str, list[Chunk]] = {}  # the chunks of each page this attempt read
 
