@@ -238,6 +238,9 @@ def test_a_block_in_the_trash_cannot_be_edited_as_in_notion() -> None:
     ({"key": "k", "title": "T", "blocks": "Some text."}, "blocks and their children should be lists of block dicts"),
     ({"key": "k", "title": "T", "blocks": [{"type": "toggle", "text": "More", "children": ["Hidden text."]}]},
      "blocks and their children should be lists of block dicts"),
+    ({"key": "k", "title": "T", "blocks": [{"type": "paragraph", "text": "ok"},
+                                           {"type": "column_list", "columns": [[42]]}]},
+     "blocks and their children should be lists of block dicts"),
     ({"key": "k", "title": "T", "blocks": [{"type": "paragraph", "text": "ok"}, {"type": "nope"}]},
      "unknown or non-top-level block type"),
 ])
@@ -249,6 +252,16 @@ def test_a_page_spec_that_does_not_make_sense_is_refused_and_leaves_no_half_made
     assert (ws.pages, ws.blocks) == (pages, blocks)
     assert "k" not in {p.key for p in ws.pages.values()}
     ws.add_page({"key": "k", "title": "T"})  # the key is still free
+
+
+def test_a_refused_page_leaves_no_synced_original_behind_for_later_pages_to_show() -> None:
+    ws = small_workspace()
+    with pytest.raises(WorkspaceError):
+        ws.add_page({"key": "k", "title": "T", "blocks": [
+            {"type": "synced_block", "key": "s1", "children": [{"type": "paragraph", "text": "Shared."}]},
+            {"type": "nope"}]})
+    with pytest.raises(WorkspaceError, match="unknown original 's1'"):
+        ws.add_page({"key": "k2", "title": "T2", "blocks": [{"type": "synced_block", "synced_from": "s1"}]})
 
 
 def test_a_text_or_title_that_is_not_text_is_refused_and_nothing_is_stamped() -> None:

@@ -219,6 +219,7 @@ class Workspace:
                     bool(spec.get("in_trash", False)))
         self.pages[page.id] = page
         self._page_keys[page.key] = page.id
+        synced_keys, pending_refs = dict(self._synced_keys), list(self._pending_refs)
         try:
             for index, block_spec in enumerate(spec.get("blocks", [])):
                 page.children.append(self._add_block(block_spec, page, "page_id", page.id, f"{page.key}/{index}"))
@@ -226,6 +227,7 @@ class Workspace:
             del self.pages[page.id], self._page_keys[page.key]
             for block_id in [b.id for b in self.blocks.values() if b.page_id == page.id]:
                 del self.blocks[block_id]
+            self._synced_keys, self._pending_refs = synced_keys, pending_refs
             raise
         return page
 
@@ -568,7 +570,7 @@ def _check_page_spec(spec: Any) -> None:
 
 
 def _check_block_specs(key: str, blocks: Any) -> None:
-    """Blocks, and the children of each at any depth, are lists of block dicts."""
+    """Blocks, and the children and columns of each at any depth, are lists of block dicts."""
     pending = [blocks]
     while pending:
         level = pending.pop()
@@ -576,6 +578,12 @@ def _check_block_specs(key: str, blocks: Any) -> None:
             raise WorkspaceError(f"page {key!r}: blocks and their children should be lists of block dicts such "
                                  f"as {{'type': 'paragraph', 'text': ...}}, not {level!r:.80}")
         pending += [block["children"] for block in level if "children" in block]
+        for block in level:  # a column list holds its columns, each a list of blocks
+            columns = block.get("columns", [])
+            if not isinstance(columns, list):
+                raise WorkspaceError(f"page {key!r}: a column list's columns should be a list of block lists, "
+                                     f"not {columns!r:.80}")
+            pending += columns
 
 
 def _content(kind: str, spec: dict[str, Any], path: str) -> dict[str, Any]:
