@@ -13,11 +13,11 @@ whose fingerprint moved.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from lab.chunking.records import fingerprint
 from lab.client import NotionClient, ObjectNotFound, walk_blocks
 from lab.ingest.read_times import read_is_current
 from lab.ingest.store import IndexedPage
@@ -29,8 +29,7 @@ Blocks = list[tuple[int, dict[str, Any]]]
 
 def _fingerprint(blocks: Iterable[tuple[int, dict[str, Any]]]) -> str:
     """What a reference shows, as 16 hex digits: every block with its depth under the reference."""
-    payload = json.dumps([[depth, block] for depth, block in blocks], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    return fingerprint(json.dumps([[depth, block] for depth, block in blocks], sort_keys=True, ensure_ascii=False))
 
 
 NOTHING_SHOWN = _fingerprint([])  # an original that could not be read (unshared, trashed) shows nothing
