@@ -258,14 +258,15 @@ def answers_summary(answers: pd.DataFrame, threshold: float) -> pd.DataFrame:
     answerable, other = answers[answers["answerable"]], answers[~answers["answerable"]]
     kept = answerable[answerable["confidence"] >= threshold]
     abstained = other[other["confidence"] < threshold]
+    at = tradeoff_table(answers, [threshold]).iloc[0]  # the shares, as the trade-off chart computes them
     cited = answerable["cites_gold"].sum()
-    rows = [("no threshold: answers citing a gold section", cited / len(answerable), f"{cited} of {len(answerable)}"),
+    rows = [("no threshold: answers citing a gold section", tradeoff_table(answerable, [0.0]).iloc[0]["precision"],
+             f"{cited} of {len(answerable)}"),
             ("calibrated threshold", threshold, ""),
-            ("at the threshold: answerable questions answered", len(kept) / len(answerable),
-             f"{len(kept)} of {len(answerable)}"),
-            ("at the threshold: answers citing a gold section", kept["cites_gold"].mean(),
+            ("at the threshold: answerable questions answered", at["coverage"], f"{len(kept)} of {len(answerable)}"),
+            ("at the threshold: answers citing a gold section", at["precision"],
              f"{kept['cites_gold'].sum()} of {len(kept)}"),
-            ("at the threshold: unanswerable questions abstained on", len(abstained) / len(other),
+            ("at the threshold: unanswerable questions abstained on", at["unanswerable abstained"],
              f"{len(abstained)} of {len(other)}")]
     return pd.DataFrame([{"figure": name, "value": round(float(value), 3), "questions": count}
                          for name, value, count in rows])
