@@ -99,7 +99,7 @@ def _status_mb(field: str, pid: int | str = "self") -> float:
 
 def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | None = None) -> dict[str, Any]:
     """Full index, no-change sync and one-edit sync of the scaled workspace into a fresh index file."""
-    from lab.ingest.store import IndexStore
+    from lab.index import IndexStore
     from lab.ingest.sync import full_index, incremental_sync
 
     sim, client = _scaled_workspace(n_pages, distinct_words)

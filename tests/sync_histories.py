@@ -21,7 +21,7 @@ import requests
 from lab.chunking import SectionTokenChunker
 from lab.client import NoPacing, NotionClient, RetryPolicy
 from lab.clock import SimulatedClock
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 from lab.services.voyage import EmbeddingResult
 from lab.simulator import InjectedCrash, LimitsConfig, NotionSimulator, Workspace, crashing_session, in_process_session

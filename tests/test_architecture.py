@@ -16,15 +16,15 @@ LAB = Path(__file__).resolve().parents[1] / "lab"
 
 #: Lower numbers are lower layers; a layer may import layers with a smaller number, or itself.
 LAYERS = {
-    "errors": 0, "clock": 0, "atomic_files": 0,
+    "errors": 0, "clock": 0, "atomic_files": 0, "arguments": 0,
     "retry": 0, "redaction": 0,                             # shared by the client and services layers
     "notion": 1,                                            # the wire vocabulary both sides share
     "chunking": 2, "vectors": 2, "client": 2, "services": 2,
-    "datasets": 3,
+    "datasets": 3, "index": 3,                              # the index file: the indexer writes it, retrieval reads it
     "simulator": 4,
-    "ingest": 5,
-    "retrieval": 6, "memory": 6,
-    "answering": 7, "cli": 7,                               # answering reads the retrieval layer
+    "ingest": 5, "retrieval": 5, "memory": 5,               # siblings: the indexer and retrieval never import each other
+    "answering": 6,                                         # answering reads the retrieval layer
+    "cli": 7,
     "course": 8,
     "__main__": 9, "__init__": 9,
 }
@@ -77,3 +77,9 @@ def test_the_library_never_imports_the_course() -> None:
 def test_the_client_never_imports_the_simulator() -> None:
     arrows = [(s, d) for s, d in _imports() if s.startswith("lab.client") and d.startswith("lab.simulator")]
     assert not arrows, arrows
+
+
+def test_retrieval_and_the_indexer_never_import_each_other() -> None:
+    arrows = [(s, d) for s, d in _imports()
+              if {_layer(s), _layer(d)} == {"retrieval", "ingest"}]
+    assert not arrows, "what both need belongs in lab.index or below: " + ", ".join(f"{s} -> {d}" for s, d in arrows)

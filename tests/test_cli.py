@@ -14,7 +14,7 @@ import requests
 from lab.cli import DEFAULT_SERVE_TOKEN, ExitCode, main
 from lab.clock import WallClock
 from lab.simulator.server import serve_in_background
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.simulator import default_token, derived_token
 from lab.simulator.workspaces import bakery_simulator
 

@@ -17,7 +17,7 @@ import pytest
 from lab.cli import ExitCode, main
 from lab.clock import WallClock
 from lab.course.paths import REPO_ROOT
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.simulator import LimitsConfig
 from lab.simulator.server import serve_in_background
 from lab.simulator.workspaces import bakery_simulator

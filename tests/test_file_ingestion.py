@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker
 from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, IndexStore, LsaEmbedder, ingest_folder,
-                        stale_chunks)
+from lab.index import IndexStore, ModelNotServingError
+from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, LsaEmbedder,
+                        ingest_folder, stale_chunks)
 from lab.ingest.embedding_batches import EmbeddingError
 from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
 from lab.ingest.replanning import MAX_ATTEMPTS
-from lab.ingest.serving import ModelNotServingError
 from lab.ingest.sync import SyncConfig
 
 EDITED = "guides/quickstart.md"
@@ -268,9 +268,9 @@ def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_cal
 @pytest.mark.parametrize("share", [-0.1, 1.5, "half", None, True])
 def test_a_deletion_share_outside_zero_to_one_is_refused_before_anything_is_read(store, folder, embedder,
                                                                                  share) -> None:
-    with pytest.raises(ValueError, match="max_delete_share must be a share between 0 and 1"):
+    with pytest.raises(ValueError, match="max_delete_share must be a number between 0 and 1"):
         ingest_folder(store, folder, embedder, max_delete_share=share)
-    with pytest.raises(ValueError, match="max_delete_share must be a share between 0 and 1"):
+    with pytest.raises(ValueError, match="max_delete_share must be a number between 0 and 1"):
         SyncConfig(max_delete_share=share)
     assert store.generation() == 0
 

@@ -17,7 +17,7 @@ from lab.cli import DEFAULT_SERVE_TOKEN
 from lab.client import NoPacing, NotionClient
 from lab.clock import SimulatedClock, WallClock
 from lab.ingest.reading import find_data_source
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import SyncConfig, full_index
 from lab.simulator import InjectedCrash, NotionSimulator, crashing_session, in_process_session
 from lab.simulator.server import serve_in_background
@@ -90,7 +90,7 @@ def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(tmp_
     script = textwrap.dedent(f"""
         import os, signal
         from lab.client import NoPacing, NotionClient
-        from lab.ingest.store import IndexStore
+        from lab.index import IndexStore
         from lab.ingest.sync import SyncConfig, full_index
         from lab.simulator import in_process_session
         from lab.simulator.workspaces import bakery_simulator

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bench.measure import peak_bytes
 from lab.client import NoPacing, NotionClient
 from lab.datasets.scaled_bakery import scaled_bakery_spec
-from lab.ingest import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.simulator import in_process_session
 from lab.simulator.limits import LimitsConfig

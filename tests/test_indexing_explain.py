@@ -7,8 +7,8 @@ import pytest
 
 from lab.chunking import Chunk
 from lab.chunking.records import fingerprint
-from lab.ingest.indexing import OfflineIndex
-from lab.ingest.store import IndexStore
+from lab.retrieval import OfflineIndex
+from lab.index import IndexStore
 from lab.vectors import WordAnalyzer
 
 TEXTS = {
@@ -43,7 +43,7 @@ def test_the_rank_counts_the_chunks_that_score_strictly_higher_as_the_store_rank
     question = "¿El rol de canela lleva nuez?"
     store = IndexStore(":memory:")
     index.save(store)
-    hits = store.search(index.query_vector(question), "tfidf", k=len(index.chunks))
+    hits = index.searcher(store).search(question, k=len(index.chunks))
     by_id = {c.id: c for c in index.chunks}
     assert [index.explain(question, by_id[h.id]).rank for h in hits if h.score > 0] == [1, 2, 3]
 

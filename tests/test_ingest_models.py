@@ -9,8 +9,10 @@ import pytest
 
 from lab.client import NoPacing, NotionClient
 from lab.course.edits import afternoon_edits, apply_edits
-from lab.ingest import TFIDF_MODEL, CorpusModels, IndexStore, SyncConfig, stored_tfidf
+from lab.index import TFIDF_MODEL, CorpusModels, IndexStore, stored_tfidf
+from lab.ingest import SyncConfig
 from lab.ingest.sync import full_index, incremental_sync
+from lab.retrieval import ask_index
 from lab.simulator import in_process_session
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 
@@ -54,7 +56,7 @@ def test_the_tfidf_refitted_from_the_store_is_the_one_the_sync_stored() -> None:
     refitted = stored_tfidf(store)
     assert np.array_equal(refitted.vectors(TFIDF_MODEL), stored)
     best = int(np.argmax(stored @ refitted.query_vector("¿El rol de canela lleva nuez?")))
-    assert store.search(refitted.query_vector("¿El rol de canela lleva nuez?"), TFIDF_MODEL, k=1)[0].id == ids[best]
+    assert ask_index(store, "¿El rol de canela lleva nuez?", k=1)["id"].iloc[0] == ids[best]
 
 
 def test_the_models_save_tfidf_and_lsa_rows_as_they_fit_them() -> None:

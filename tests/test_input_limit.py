@@ -12,7 +12,7 @@ from lab.chunking import (
     SectionTokenChunker, WordWindowChunker, check_input_limit, count_tokens, flatten_blocks,
 )
 from lab.errors import LabError
-from lab.ingest import CorpusModels, DenseVectors
+from lab.index import CorpusModels, DenseVectors
 from lab.notion import PageMetadata
 from lab.services.voyage import VOYAGE_INPUT_TOKENS, EmbeddingResult, VoyageEmbedder
 from lab.vectors import TfidfVectorizer

@@ -10,8 +10,10 @@ import pytest
 from lab.chunking import InputTooLongError
 from lab.course.lesson11 import FlakyEmbedder, ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.ingest import (IndexStore, LsaEmbedder, ModelMismatchError, ModelNotServingError, ModelSwitch, NoSwitchError,
-                        QueryVector, SwitchPendingError, ingest_folder, search_serving)
+from lab.index import (IndexStore, ModelMismatchError, ModelNotServingError, NoSwitchError,
+                       QueryVector, SwitchPendingError)
+from lab.ingest import LsaEmbedder, ModelSwitch, ingest_folder
+from lab.retrieval import SearchCorpus, StoredVectorRetriever, search_serving
 
 QUESTION = "How do I publish a week of shifts?"
 
@@ -70,8 +72,8 @@ def test_searching_the_new_model_before_the_commit_is_refused(store, large) -> N
 
 def test_a_query_vector_of_one_model_is_never_scored_against_another_models_rows(store, small, large) -> None:
     ModelSwitch(store).prepare(large)
-    with pytest.raises(ModelMismatchError):  # the raw store refuses by dimension
-        store.search(large.embed_query(QUESTION), small.name)
+    with pytest.raises(ModelMismatchError):  # a stored-vector search refuses by dimension
+        StoredVectorRetriever(small.name, encode=large.embed_query).fit(SearchCorpus.from_index(store)).search(QUESTION)
     disguised = QueryVector(model=small.name, vector=large.embed_query(QUESTION))
     with pytest.raises(ModelMismatchError, match="another model"):
         search_serving(store, disguised)

@@ -6,7 +6,7 @@ import pytest
 
 from lab.chunking import Document, SectionTokenChunker, flatten_blocks
 from lab.ingest.reading import PageRead
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.notion import MalformedPageError, PageMetadata
 from notion_blocks import Blocks, page_object, traverse
 

@@ -21,7 +21,7 @@ from lab.cli import ExitCode, main
 from lab.clock import WallClock
 from lab.course.paths import REPO_ROOT
 from lab.ingest.run_status import RUN_COUNTS, RunStatus, read_status_file, write_status_file
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.simulator import BATCH_INTEGRATION, KB_INTEGRATION, LimitsConfig
 from lab.simulator.server import serve_in_background
 from lab.simulator.workspaces import bakery_simulator

@@ -6,6 +6,8 @@ only checked to score exactly like the lab's BM25 it wraps.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -25,7 +27,7 @@ from lab.retrieval import (
 from lab.course.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
 from lab.ingest.offline_embedder import LsaEmbedder
-from lab.ingest.store import IndexStore, ModelMismatchError
+from lab.index import IndexStore, ModelMismatchError
 from lab.vectors import BM25, CJKBigramAnalyzer, Hit, NotFittedError, WordAnalyzer
 
 ENGLISH = WordAnalyzer(stop_words="en")
@@ -56,13 +58,24 @@ def corpus() -> SearchCorpus:
     return SearchCorpus.from_chunks(CHUNKS, AUDIENCES)
 
 
-def _stored(corpus: SearchCorpus) -> StoredVectorRetriever:
-    lsa = LsaRetriever(n_components=4, analyzer=ENGLISH).fit(corpus)
-    store = IndexStore(":memory:")
-    store.put_chunks([{**c, "type": "", "order": 0, "tokens": 1, "fingerprint": "f", "edited": ""} for c in CHUNKS],
-                     lsa.matrix_, "lsa-4")
-    encode = lambda query: lsa.lsa_.transform(lsa.vectorizer_.transform([query]))[0]  # noqa: E731
-    return StoredVectorRetriever(store, "lsa-4", encode)
+class _StoredLsa(StoredVectorRetriever):
+    """LSA-4 vectors of the corpus written to an index, then searched as the index's stored rows (the
+    corpus keeps its own row order: the stored vectors are matched to it by chunk id)."""
+
+    def __init__(self, corpus: SearchCorpus) -> None:
+        lsa = LsaRetriever(n_components=4, analyzer=ENGLISH).fit(corpus)
+        self.store = IndexStore(":memory:")
+        self.store.put_chunks([{**c, "type": "", "order": 0, "tokens": 1, "fingerprint": "f", "edited": ""}
+                               for c in CHUNKS], lsa.matrix_[[corpus.ids.index(c["id"]) for c in CHUNKS]], "lsa-4")
+        super().__init__("lsa-4", encode=lambda query: lsa.lsa_.transform(lsa.vectorizer_.transform([query]))[0])
+
+    def fit(self, corpus: SearchCorpus) -> _StoredLsa:
+        stored = SearchCorpus.from_index(self.store)
+        return super().fit(replace(corpus, vector_source=stored.vector_source, stored_models=stored.stored_models))
+
+
+def _stored(corpus: SearchCorpus) -> _StoredLsa:
+    return _StoredLsa(corpus)
 
 
 RETRIEVERS = {
@@ -272,9 +285,11 @@ def test_a_corpus_chunk_without_a_stored_vector_or_a_query_of_another_dimension_
     extra = SearchCorpus.from_chunks(CHUNKS + [{**CHUNKS[0], "id": "refunds:steps:01"}], AUDIENCES)
     with pytest.raises(ModelMismatchError, match="refunds:steps:01"):
         _stored(corpus).fit(extra)
-    wrong = StoredVectorRetriever(_stored(corpus).store, "lsa-4", lambda query: np.ones(7, dtype=np.float32))
-    with pytest.raises(ModelMismatchError, match="dimension 7"):
-        wrong.fit(corpus).search(QUERY)
+    wrong = StoredVectorRetriever("lsa-4", lambda query: np.ones(7, dtype=np.float32))
+    with pytest.raises(ModelMismatchError, match="dimension 7.*made by another model"):
+        wrong.fit(SearchCorpus.from_index(_stored(corpus).store)).search(QUERY)
+    with pytest.raises(ModelMismatchError, match="no stored 'lsa-4' vectors.*from_index"):
+        StoredVectorRetriever("lsa-4", lambda query: np.ones(4)).fit(corpus)
 
 
 # ---------------------------------------------------------------- reciprocal rank fusion
@@ -364,11 +379,21 @@ def test_the_handbook_is_chunked_with_chinese_markers_and_every_chunk_carries_it
     assert {a for p, a in zip(corpus.page_ids, corpus.audiences) if p == hr_page} == {"人事"}
 
 
-def test_a_corpus_read_from_the_store_follows_its_id_order_and_hits_are_store_hits(corpus: SearchCorpus) -> None:
+def test_a_corpus_read_from_the_index_follows_its_id_order_and_its_hits_name_pages(corpus: SearchCorpus) -> None:
     stored = _stored(corpus)
-    from_store = SearchCorpus.from_store(stored.store, "lsa-4", AUDIENCES)
-    assert list(from_store.ids) == sorted(c["id"] for c in CHUNKS)
-    assert from_store.audiences[from_store.ids.index("pay:approval:00")] == MANAGERS
-    hit = stored.fit(from_store).search(QUERY, k=1, audience=STAFF)[0]
+    from_index = SearchCorpus.from_index(stored.store, AUDIENCES)
+    assert list(from_index.ids) == sorted(c["id"] for c in CHUNKS)
+    assert from_index.audiences[from_index.ids.index("pay:approval:00")] == MANAGERS
+    plain = StoredVectorRetriever("lsa-4", stored.encode).fit(from_index)
+    hit = plain.search(QUERY, k=1, audience=STAFF)[0]
     assert isinstance(hit, Hit) and AUDIENCES[hit.page_id] == STAFF
-    assert stored.store.search(stored.encode(QUERY), "lsa-4", k=6)[0].page_id == "pay"  # the store's hits name pages too
+    assert plain.search(QUERY, k=6)[0].page_id == "pay"
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_query_vector_holding_nan_or_infinity_is_refused_rather_than_finding_nothing(corpus: SearchCorpus,
+                                                                                       bad: float) -> None:
+    query = np.full(4, bad)
+    retriever = StoredVectorRetriever("lsa-4", lambda _: query).fit(SearchCorpus.from_index(_stored(corpus).store))
+    with pytest.raises(ValueError, match="query vector for 'lsa-4' holds NaN or infinity"):
+        retriever.search(QUERY)

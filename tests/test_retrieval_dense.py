@@ -8,7 +8,7 @@ import pytest
 from lab.chunking import InputTooLongError
 from lab.course.lesson10 import dense_rung
 from lab.ingest.offline_embedder import LsaEmbedder
-from lab.ingest.store import ModelMismatchError
+from lab.index import ModelMismatchError
 from lab.retrieval import (RRF, EmbeddingRetriever, LsaRetriever, Recipe, SearchCorpus, Step, climb,
                            reciprocal_rank_fusion)
 from lab.services.voyage import VOYAGE_KEY_ENV, VoyageEmbedder

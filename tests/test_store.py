@@ -7,7 +7,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.ingest.store import (SCHEMA_VERSION, IndexedPage, IndexOpenError, IndexStore, ModelMismatchError,
+from lab.index import (SCHEMA_VERSION, IndexedPage, IndexOpenError, IndexStore, ModelMismatchError,
                               SchemaVersionError, StoreError)
 from lab.notion.pages import PageMetadata
 
@@ -32,27 +32,6 @@ def test_vectors_round_trip_as_float32_blobs(tmp_path) -> None:
     assert store.vector_bytes("tfidf") == 5 * 8 * 4
 
 
-def test_search_returns_the_closest_rows_of_one_model(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
-    vectors = unit_rows(6, 4)
-    store.put_chunks([chunk(i) for i in range(6)], vectors, "tfidf")
-    hits = store.search(vectors[3], "tfidf", k=2)
-    assert hits[0].id == "p1:s:03" and hits[0].score == pytest.approx(1.0, abs=1e-6)
-    assert len(hits) == 2 and hits[0].score >= hits[1].score
-    assert store.search(vectors[3], "tfidf", k=6, min_score=0.99) == hits[:1]
-
-
-@pytest.mark.parametrize("bad", [np.nan, np.inf])
-def test_a_query_vector_holding_nan_or_infinity_is_refused_rather_than_finding_nothing(tmp_path, bad) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
-    vectors = unit_rows(3, 4)
-    store.put_chunks([chunk(i) for i in range(3)], vectors, "lsa-4")
-    query = vectors[0].copy()
-    query[1] = bad
-    with pytest.raises(ValueError, match="query vector for 'lsa-4' holds NaN or infinity"):
-        store.search(query, "lsa-4")
-
-
 def test_a_chunk_vector_holding_nan_is_refused_at_the_write_whoever_embedded_it(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     vectors = unit_rows(3, 4)
@@ -70,11 +49,11 @@ def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
     assert store.models() == {"tfidf": 4, "voyage-4": 16}
     assert store.count_chunks() == 3 and store.count_chunks("voyage-4") == 3
     with pytest.raises(ModelMismatchError, match="dimension 4.*dimension 16"):
-        store.search(unit_rows(1, 16)[0], "tfidf")
+        store.require_model("tfidf", 16)
     with pytest.raises(ModelMismatchError, match="stored with dimension 16; refusing vectors of dimension 8"):
         store.put_chunks([chunk(9)], unit_rows(1, 8), "voyage-4")
     with pytest.raises(ModelMismatchError, match="no vectors for model 'lsa-128'; it holds tfidf \\(4\\), voyage-4"):
-        store.search(unit_rows(1, 4)[0], "lsa-128")
+        store.require_model("lsa-128")
 
 
 def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
@@ -202,7 +181,7 @@ def test_watermark_and_sync_runs_are_stored(tmp_path) -> None:
 
 
 def test_an_index_restored_from_its_image_is_the_one_serialized_and_stays_in_its_file(tmp_path) -> None:
-    from lab.ingest.store import IndexStore
+    from lab.index import IndexStore
 
     store = IndexStore(tmp_path / "i.sqlite")
     store.set_watermark("notion", "2026-04-09T16:00:00.000Z")
@@ -235,7 +214,7 @@ def test_a_snapshot_is_one_state_of_the_index_and_the_generation_counts_publicat
 
 
 def test_pages_kept_by_an_unfinished_index_stay_out_of_the_published_state(tmp_path) -> None:
-    from lab.ingest.store import StagedPage
+    from lab.index import StagedPage
 
     store = IndexStore(tmp_path / "kb.sqlite")
     published = store.state()

@@ -10,9 +10,8 @@ import pytest
 
 from lab.client import NoPacing, NotionClient
 from lab.course.edits import afternoon_edits, apply_edits
-from lab.ingest import TFIDF_MODEL, CorpusModels, IndexStore, SchemaVersionError, stored_tfidf
+from lab.index import SCHEMA_VERSION, TFIDF_MODEL, CorpusModels, IndexStore, SchemaVersionError, stored_tfidf
 from lab.ingest.sync import full_index, incremental_sync
-from lab.ingest.store import SCHEMA_VERSION
 from lab.retrieval import BM25Retriever, SearchCorpus, TfidfRetriever
 from lab.simulator import in_process_session
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
@@ -72,7 +71,7 @@ def test_the_stored_document_frequencies_are_the_chunks_containing_each_term(aft
 
 def test_retrievers_fitted_on_the_stored_counts_rank_as_when_fitted_on_the_texts(afternoon) -> None:
     synced, _ = afternoon
-    stored = SearchCorpus.from_store(synced, TFIDF_MODEL)
+    stored = SearchCorpus.from_index(synced)
     texts_only = SearchCorpus.from_chunks(synced.chunks(TFIDF_MODEL), pages=synced.pages())
     assert stored.term_counts is not None and texts_only.term_counts is None
     for retriever in (TfidfRetriever, BM25Retriever):
@@ -82,7 +81,7 @@ def test_retrievers_fitted_on_the_stored_counts_rank_as_when_fitted_on_the_texts
 
 def test_a_retriever_with_another_analyzer_counts_the_texts_again(afternoon) -> None:
     synced, _ = afternoon
-    corpus = SearchCorpus.from_store(synced, TFIDF_MODEL)
+    corpus = SearchCorpus.from_index(synced)
     assert corpus.stored_counts(CJKBigramAnalyzer()) is None
     assert corpus.with_texts(corpus.texts).term_counts is None  # other texts, other counts
     bigrams = TfidfRetriever(analyzer=CJKBigramAnalyzer())

@@ -13,7 +13,7 @@ from lab.course.edits import afternoon_edits, apply_edits
 from lab.simulator.faults import InjectedCrash, crashing_session
 from lab.simulator import LimitsConfig, NotionSimulator, in_process_session
 from lab.simulator import simulator as simulator_module
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import GuardrailError, SyncConfig, full_index, incremental_sync
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 from sync_histories import _client, config, small_workspace
@@ -191,7 +191,7 @@ def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index
         from lab.client import NoPacing, NotionClient
         from lab.course.edits import afternoon_edits, apply_edits
         from lab.simulator import in_process_session
-        from lab.ingest.store import IndexStore
+        from lab.index import IndexStore
         from lab.ingest.sync import incremental_sync
         from lab.simulator.workspaces import bakery_simulator
         sim = bakery_simulator(seed=6)

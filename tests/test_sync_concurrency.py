@@ -13,7 +13,7 @@ import pytest
 from lab.cli import DEFAULT_SERVE_TOKEN
 from lab.client import NoPacing, NotionClient
 from lab.clock import WallClock
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import MAX_ATTEMPTS, ConcurrentSyncError, SyncConfig, full_index, incremental_sync
 from lab.simulator import in_process_session
 from lab.simulator.server import serve_in_background

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from lab.client import NotionClient
 from lab.client.pacing import NoPacing
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.simulator import KB_INTEGRATION, bakery_simulator, in_process_session
 

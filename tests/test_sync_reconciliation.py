@@ -4,7 +4,7 @@ are read, chunk rows carry their page's current metadata, and chunks of a shrunk
 from __future__ import annotations
 
 from lab.client import NoPacing, NotionClient
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.simulator import in_process_session
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator

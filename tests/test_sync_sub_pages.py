@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lab.client import collect_paginated_api
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.simulator import NotionSimulator
 from sync_histories import (INTEGRATION, _client, config, content, reference, small_workspace,

@@ -8,8 +8,7 @@ that holds it, stamps neither of them.
 from __future__ import annotations
 
 from lab.client import NoPacing, NotionClient
-from lab.ingest import TFIDF_MODEL
-from lab.ingest.store import IndexStore
+from lab.index import TFIDF_MODEL, IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.simulator import KB_INTEGRATION, bakery_simulator, in_process_session
 

@@ -167,7 +167,7 @@ def test_bad_parameters_and_unfitted_use_are_clear_errors() -> None:
         BM25(k1=-1).fit(DOCS)
     with pytest.raises(ValueError, match="k1 must be a finite number >= 0"):
         BM25(k1=float("inf")).fit(DOCS)
-    with pytest.raises(ValueError, match="b must be between 0 and 1"):
+    with pytest.raises(ValueError, match="b must be a number between 0 and 1"):
         BM25(b=1.5).fit(DOCS)
     with pytest.raises(ValueError, match="at least one text"):
         BM25().fit([])

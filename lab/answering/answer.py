@@ -10,20 +10,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lab.answering.extractive import ExtractiveAnswerer, check_share
+from lab.answering.extractive import ExtractiveAnswerer
 from lab.answering.injection import Flag, flag_sources
 from lab.answering.prompt import AnswerPrompt, build_prompt
 from lab.answering.sources import Source, numbered_sources
+from lab.arguments import check_share
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.index_search import IndexSearcher
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import check_k
 
-__all__ = ["ABSTAIN_ANSWER", "Answer", "Answerer"]
+__all__ = ["ABSTAIN_ANSWER", "ANSWER_THRESHOLD", "Answer", "Answerer"]
 
 #: What the bakery's assistant says when the knowledge base does not answer: whom to ask instead.
 ABSTAIN_ANSWER = ("No encuentro la respuesta en nuestra base de conocimiento y prefiero no adivinar. "
                   "Escríbanos por WhatsApp (lunes a sábado de 8:00 a 19:00, domingos de 8:00 a 14:00) "
                   "o pregunte en el mostrador: una persona del equipo le contesta.")
+
+
+#: The abstention threshold lesson 10 calibrates on the bakery's labelled and unanswerable questions
+#: (``data/tables/10_citation_accuracy.csv``); ``python -m lab ask`` abstains below it unless told otherwise.
+ANSWER_THRESHOLD = 0.355
+_CONFIDENCE = " (a confidence: the share of the question's terms the best sentence covers)"
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,9 @@ class Answerer:
 
     Parameters
     ----------
-    retriever : any retriever (fitted by :meth:`fit` on the corpus).
+    retriever : any retriever (fitted by :meth:`fit` on the corpus), or an
+        :class:`~lab.retrieval.IndexSearcher`, which searches an index as it is now: the answerer
+        follows its chunks when a sync changes them.
     k : how many chunks become numbered sources.
     threshold : the lowest confidence that is still answered (0: always answer).
     extractor : the offline answerer (an :class:`ExtractiveAnswerer` by default).
@@ -70,14 +80,23 @@ class Answerer:
         self.threshold = threshold
         self.extractor = extractor or ExtractiveAnswerer()
 
-    def fit(self, corpus: SearchCorpus) -> Answerer:
-        """Fit the retriever and the extractor on ``corpus``; returns self."""
+    def fit(self, corpus: SearchCorpus | None = None) -> Answerer:
+        """Fit the retriever and the extractor on ``corpus``; returns self. With no corpus the retriever
+        is an :class:`~lab.retrieval.IndexSearcher`, fitted already: the extractor reads its chunks."""
         check_k(self.k)
-        check_share("threshold", self.threshold)
-        if not (hasattr(self.retriever, "fit") and hasattr(self.retriever, "search")):
-            raise TypeError(f"an Answerer searches with a retriever (e.g. TUNED.retriever()), "
+        check_share("threshold", self.threshold, _CONFIDENCE)
+        if isinstance(self.retriever, IndexSearcher):
+            if corpus is not None:
+                raise TypeError("an IndexSearcher reads its chunks from the index: call fit() without a corpus")
+            self.retriever.refresh()
+            corpus = self.retriever.corpus_
+        elif not (hasattr(self.retriever, "fit") and hasattr(self.retriever, "search")):
+            raise TypeError(f"an Answerer searches with a retriever (e.g. TUNED.retriever()) or an IndexSearcher, "
                             f"not {type(self.retriever).__name__}")
-        self.retriever.fit(corpus)
+        elif corpus is None:
+            raise TypeError("fit() needs the corpus to search (or give the Answerer an IndexSearcher(store))")
+        else:
+            self.retriever.fit(corpus)
         self.extractor.fit(corpus.texts)
         self.corpus_ = corpus
         return self
@@ -86,6 +105,8 @@ class Answerer:
         """The ``k`` best chunks for ``question`` as numbered sources."""
         if not hasattr(self, "corpus_"):
             raise ValueError("this Answerer is not fitted yet: call fit(corpus) with the chunks to search")
+        if isinstance(self.retriever, IndexSearcher) and self.retriever.refresh():
+            self.fit()  # a sync changed the index's chunks: answer from them, not from the ones read before
         return numbered_sources(self.retriever.search(question, k=self.k), self.corpus_)
 
     def prompt(self, question: str) -> AnswerPrompt:
@@ -94,7 +115,7 @@ class Answerer:
 
     def answer(self, question: str) -> Answer:
         """Answer from the sources with a citation after each sentence, or abstain."""
-        check_share("threshold", self.threshold)  # it may have been set after fit (answer_table does)
+        check_share("threshold", self.threshold, _CONFIDENCE)  # it may have been set after fit (answer_table does)
         sources = self.sources(question)
         flags = flag_sources(sources)
         extracts = self.extractor.extract(question, sources, skip={(f.number, f.sentence) for f in flags})

@@ -18,6 +18,7 @@ import pandas as pd
 
 from lab.answering.answer import Answerer
 from lab.retrieval.evaluation import LabelledQuestion
+from lab.vectors.search import section_label
 
 __all__ = ["answer_table", "tradeoff_table", "calibrate_threshold"]
 
@@ -37,7 +38,7 @@ def answer_table(answerer: Answerer, questions: Sequence[LabelledQuestion],
             units = [source.unit for source in answer.cited_sources()]
             rows.append({"question": question.id, "answerable": answerable, "confidence": answer.confidence,
                          "cites_gold": any(unit in question.relevant for unit in units),
-                         "cited": "; ".join(f"{s.title} > {s.section}" for s in answer.cited_sources())})
+                         "cited": "; ".join(section_label(s.title, s.section) for s in answer.cited_sources())})
     finally:
         answerer.threshold = threshold
     return pd.DataFrame(rows, columns=["question", "answerable", "confidence", "cites_gold", "cited"])

@@ -22,19 +22,15 @@ import numpy as np
 
 from lab.answering.sentences import sentences
 from lab.answering.sources import Source
+from lab.arguments import check_positive_int, check_share
 from lab.vectors import CharNgramAnalyzer, TfidfVectorizer
 from lab.vectors.estimator import Estimator
 
 __all__ = ["Extract", "ExtractiveAnswerer"]
 
 
-def check_share(name: str, value: float) -> float:
-    """A confidence or a share of one, in [0, 1]: anything else (NaN, 2, "0.5") would make every answer
-    an abstention, or none, without saying why."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0 <= value <= 1:
-        raise ValueError(f"{name} must be a number between 0 and 1 (a share of the question's terms), "
-                         f"not {value!r}")
-    return float(value)
+#: What the answerer's shares measure, for the message that refuses one outside [0, 1].
+_SHARE_OF_TERMS = " (a share of the question's terms)"
 
 
 @dataclass(frozen=True)
@@ -68,10 +64,8 @@ class ExtractiveAnswerer(Estimator):
 
     def fit(self, texts: Iterable[str]) -> ExtractiveAnswerer:
         """Learn each term's idf from the corpus ``texts``; returns self."""
-        if isinstance(self.max_sentences, bool) or not isinstance(self.max_sentences, int) or self.max_sentences < 1:
-            raise ValueError(f"max_sentences must be a positive integer (0 or fewer would abstain on every "
-                             f"question), not {self.max_sentences!r}")
-        check_share("follow_share", self.follow_share)
+        check_positive_int("max_sentences", self.max_sentences, " (0 or fewer would abstain on every question)")
+        check_share("follow_share", self.follow_share, _SHARE_OF_TERMS)
         tfidf = TfidfVectorizer(analyzer=self.analyzer).fit(texts)
         self.idf_ = dict(zip(tfidf.vocabulary_, np.asarray(tfidf.idf_, dtype=np.float64).tolist()))
         return self

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lab.retrieval.corpus import SearchCorpus, chunk_body
-from lab.vectors.search import LEAD, Hit
+from lab.vectors.search import Hit, section_label
 
 __all__ = ["Source", "numbered_sources", "check_sources"]
 
@@ -36,7 +36,7 @@ class Source:
 
     def label(self) -> str:
         """One line naming the source: "[2] Title > Section (edited ..., url)"."""
-        return (f"[{self.number}] {self.title} > {self.section or LEAD} "
+        return (f"[{self.number}] {section_label(self.title, self.section)} "
                 f"(edited {self.edited or 'unknown'}, {self.url or 'no url'})")
 
 

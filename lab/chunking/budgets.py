@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from lab.arguments import check_positive_int
 from lab.chunking.errors import ChunkerParameterError
 
 __all__ = ["check_window", "window_count", "window_bounds"]
@@ -12,8 +13,7 @@ __all__ = ["check_window", "window_count", "window_bounds"]
 def check_window(size: int, overlap: int, size_name: str, overlap_name: str) -> None:
     """Raise :class:`ChunkerParameterError` unless ``size >= 1`` and ``0 <= overlap < size``;
     the names are the parameters' own, so the message says which to change."""
-    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
-        raise ChunkerParameterError(f"{size_name} must be a positive integer, got {size!r}")
+    check_positive_int(size_name, size, error=ChunkerParameterError)
     if not isinstance(overlap, int) or isinstance(overlap, bool) or not 0 <= overlap < size:
         raise ChunkerParameterError(
             f"{overlap_name} must be an integer with 0 <= {overlap_name} < {size_name} ({size}), got {overlap!r}; "

@@ -9,6 +9,8 @@ embedding model's ``input_limit`` refuses to return a chunk whose text the model
 
 from __future__ import annotations
 
+import inspect
+
 from abc import ABC, abstractmethod
 from typing import ClassVar, TypeVar
 
@@ -36,6 +38,13 @@ class Chunker(ABC):
     window_params: ClassVar[tuple[str, str]]
     #: Tokens the embedding model reads per text, or None for no check (set by each ``__init__``).
     input_limit: int | None = None
+
+    def __repr__(self) -> str:
+        """The class and the parameters that differ from their defaults, as scikit-learn shows an estimator."""
+        parameters = inspect.signature(type(self).__init__).parameters.values()
+        changed = [f"{p.name}={getattr(self, p.name)!r}" for p in parameters
+                   if p.name != "self" and hasattr(self, p.name) and getattr(self, p.name) != p.default]
+        return f"{type(self).__name__}({', '.join(changed)})"
 
     def split(self, document: Document) -> list[Chunk]:
         """The chunks of ``document``, in document order.

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.course.step_history import StepHistory
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 
 __all__ = ["FolderStory"]
 

@@ -15,8 +15,8 @@ from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
 from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
-from lab.ingest.indexing import TFIDF_MODEL, OfflineIndex
-from lab.ingest.store import IndexStore
+from lab.index import TFIDF_MODEL, IndexStore
+from lab.retrieval import OfflineIndex
 from lab.vectors import WordAnalyzer
 
 __all__ = ["SEED", "QUESTIONS", "NOT_SOLD", "exercise", "key_figures"]

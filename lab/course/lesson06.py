@@ -15,7 +15,7 @@ from lab.course.edits import afternoon_edits, apply_edits, move_section_to_sub_p
 from lab.course.exercises import Exercises
 from lab.course.story import Story, World
 from lab.ingest.reading import find_data_source, page_title, request_breakdown
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
 from lab.simulator import KB_INTEGRATION, InjectedCrash, Workspace, bakery_simulator, crashing_session
 from lab.simulator import in_process_session

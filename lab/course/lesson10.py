@@ -21,18 +21,17 @@ from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.course.lesson06 import fresh_world
 from lab.course.story import Story
-from lab.ingest.store import IndexStore
+from lab.index import DenseEmbedder
 from lab.ingest.sync import full_index
-from lab.ingest.models import DenseEmbedder
-from lab.retrieval import (TUNED, LabelledQuestion, Ladder, Recipe, SearchCorpus, Step, bakery_questions, climb,
-                           paired_gain, source_units, unanswerable_bakery_questions)
+from lab.retrieval import (TUNED, IndexSearcher, LabelledQuestion, Ladder, Recipe, SearchCorpus, Step,
+                           bakery_questions, climb, paired_gain, source_units, unanswerable_bakery_questions)
 from lab.services.voyage import VOYAGE_KEY_ENV, voyage_from_env
 from lab.simulator import Workspace, bakery_workspace
-from lab.vectors import CharNgramAnalyzer, SpanishAnalyzer
+from lab.vectors import CharNgramAnalyzer, SpanishAnalyzer, section_label
 
 __all__ = ["SEED", "LADDER_STEPS", "RUNG_LABELS", "RECALL_TARGET", "POISON", "TYPO_QUESTION", "FORGED", "read_pages",
            "ladder_table", "ladder_view", "misses_table", "halves_table", "heldout_table", "dense_rung",
-           "answering_story", "may_first_edit", "poison_edit", "apply_edit", "stored_corpus", "hits_table",
+           "answering_story", "may_first_edit", "poison_edit", "apply_edit", "hits_table",
            "prompt_preview", "poison_report", "answers_summary", "exercise", "key_figures"]
 
 SEED = 10  # seeds the simulated reads and the bootstrap
@@ -116,7 +115,7 @@ def misses_table(recipe: Recipe, pages: Sequence, questions: Sequence[LabelledQu
         for page_id, section in missed:
             position = ranking.index((page_id, section)) + 1 if (page_id, section) in ranking else None
             rows.append({"question": text, f"found in top {k}": found,
-                         "missed section": f"{titles.get(page_id, page_id)} > {section or '(lead)'}",
+                         "missed section": section_label(titles.get(page_id, page_id), section),
                          "position": "over 50" if position is None else str(position), "_order": position or 99})
     table = pd.DataFrame(rows).sort_values([f"found in top {k}", "question", "_order", "missed section"])
     return table.drop(columns="_order").reset_index(drop=True)
@@ -208,11 +207,6 @@ def apply_edit(ws: Workspace, edit: Edit) -> pd.DataFrame:
     return pd.DataFrame(apply_edits(ws, [edit]))
 
 
-def stored_corpus(store: IndexStore) -> SearchCorpus:
-    """The chunks the index holds, with each page's url and last edit, as answers search them."""
-    return SearchCorpus.from_store(store, "tfidf")
-
-
 def hits_table(answer: Answer) -> pd.DataFrame:
     """The numbered sources of an answer: what a citation points to, and how fresh it is.
 
@@ -246,7 +240,7 @@ def poison_report(answer: Answer, prompt: AnswerPrompt) -> pd.DataFrame:
         source = next(s for s in answer.sources if s.number == flag.number)
         start = prompt.text.index(f'<source n="{flag.number}"')
         fence = prompt.text[start:prompt.text.index("</source>", start)]
-        rows.append({"source": flag.number, "page > section": f"{source.title} > {source.section}",
+        rows.append({"source": flag.number, "page > section": section_label(source.title, source.section),
                      "flagged sentence": flag.sentence, "inside its fence": flag.sentence in fence,
                      "in the answer": flag.sentence in answer.text})
     return pd.DataFrame(rows)
@@ -298,7 +292,7 @@ def _typos() -> dict:
 def _answers() -> pd.DataFrame:
     _, clock, client, store = fresh_world().parts
     full_index(client, store, clock)
-    answerer = Answerer(TUNED.retriever()).fit(stored_corpus(store))
+    answerer = Answerer(IndexSearcher(store, TUNED)).fit()
     return answer_table(answerer, bakery_questions(bakery_workspace().page_id), unanswerable_bakery_questions())
 
 

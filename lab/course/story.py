@@ -25,7 +25,7 @@ from lab.course.step_history import StepHistory
 from lab.simulator.simulator import NotionSimulator
 from lab.simulator.workspace import Workspace
 from lab.clock import SimulatedClock
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 
 __all__ = ["World", "Story"]
 

@@ -1,28 +1,23 @@
-"""The indexer: read the knowledge base through the client, store chunks and vectors in SQLite,
-fit the models over them, and keep the index in sync, transactionally; ingest a folder of files
+"""The indexer: read the knowledge base through the client, chunk it and write chunks and vectors
+into the index (:mod:`lab.index`), and keep it in sync, transactionally; ingest a folder of files
 the same way, and switch the model that serves searches without a gap.
 
->>> from lab.ingest import IndexStore, full_index, incremental_sync
+>>> from lab.index import IndexStore
+>>> from lab.ingest import full_index, incremental_sync
 """
 
 from lab.ingest.deletion_guardrail import GuardrailError
 from lab.ingest.embedding_batches import EmbeddedTexts, EmbeddingError, embed_in_batches
-from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError, FileNotTextError, FolderNotFoundError, IngestReport,
-                              ingest_folder, stale_chunks)
-from lab.ingest.indexing import OfflineIndex, ask_index
-from lab.ingest.models import TFIDF_MODEL, CorpusModels, DenseVectors, lsa_model_name, stored_tfidf
+from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError,
+                              FileNotTextError, FolderNotFoundError, IngestReport, ingest_folder, stale_chunks)
 from lab.ingest.offline_embedder import LsaEmbedder
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.replanning import ConcurrentSyncError
-from lab.ingest.serving import (ModelNotServingError, ModelSwitch, NoSwitchError, QueryVector, SwitchPendingError,
-                                SwitchReport, search_serving)
-from lab.ingest.store import IndexStore, ModelMismatchError, SchemaVersionError, StoreError
+from lab.ingest.serving import ModelSwitch, SwitchReport
 from lab.ingest.sync import SyncConfig, SyncReport, cost_table, full_index, incremental_sync
 
-__all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "stored_tfidf", "OfflineIndex",
-           "ask_index", "find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "IndexStore",
-           "ModelMismatchError", "SchemaVersionError", "StoreError", "ConcurrentSyncError", "GuardrailError",
-           "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
-           "EmbeddedTexts", "EmbeddingError", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNotReadableError", "FileNotTextError",
-           "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelNotServingError", "ModelSwitch", "NoSwitchError",
-           "QueryVector", "SwitchPendingError", "SwitchReport", "search_serving"]
+__all__ = ["find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "ConcurrentSyncError",
+           "GuardrailError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
+           "EmbeddedTexts", "EmbeddingError", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError",
+           "FileChunkers", "FileNotReadableError", "FileNotTextError", "FolderNotFoundError", "IngestReport",
+           "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelSwitch", "SwitchReport"]

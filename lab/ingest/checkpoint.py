@@ -14,7 +14,7 @@ import json
 from dataclasses import asdict
 
 from lab.ingest.page_reads import PageRead
-from lab.ingest.store import IndexStore, StagedPage
+from lab.index import IndexStore, StagedPage
 from lab.notion.pages import PageMetadata
 
 __all__ = ["ReadCheckpoint"]

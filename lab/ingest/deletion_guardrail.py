@@ -8,6 +8,7 @@ caller says ``force=True``.
 
 from __future__ import annotations
 
+from lab.arguments import check_share
 from lab.errors import LabError
 
 __all__ = ["GuardrailError", "check_deletion_share", "check_max_share"]
@@ -20,10 +21,7 @@ class GuardrailError(LabError, RuntimeError):
 def check_max_share(max_share: float) -> float:
     """``max_share`` if it is a share between 0 and 1 (0: refuse any deletion, 1: never refuse);
     a ``ValueError`` before the run reads anything otherwise (1.5 would silently disarm the guardrail)."""
-    if isinstance(max_share, bool) or not isinstance(max_share, (int, float)) or not 0 <= max_share <= 1:
-        raise ValueError(f"max_delete_share must be a share between 0 and 1 (0.5 refuses deleting more than half), "
-                         f"not {max_share!r}")
-    return float(max_share)
+    return check_share("max_delete_share", max_share, " (0.5 refuses deleting more than half)")
 
 
 def check_deletion_share(deleting: int, held: int, max_share: float, *, force: bool, run: str, scope: str,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.errors import LabError
-from lab.ingest.models import DenseEmbedder
+from lab.index import DenseEmbedder
 
 __all__ = ["EmbeddedTexts", "EmbeddingError", "embed_in_batches", "DEFAULT_BATCH_SIZE"]
 

@@ -33,10 +33,9 @@ from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.errors import LabError
 from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
-from lab.ingest.models import DenseEmbedder, check_embedder_limit
+from lab.index import DenseEmbedder, IndexStore, IngestedFile, check_embedder_limit
 from lab.ingest.replanning import check_unmoved, publish_with_replanning
-from lab.ingest.serving import SwitchPendingError, require_serving
-from lab.ingest.store import IngestedFile, IndexStore
+from lab.index.serving import SwitchPendingError, require_serving
 
 __all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
@@ -292,8 +291,8 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
 
     Raises :class:`~lab.ingest.deletion_guardrail.GuardrailError` (nothing written) when the run would delete
     more than ``max_delete_share`` of the source's chunks and ``force`` is not set;
-    :class:`~lab.ingest.serving.ModelNotServingError` when ``embedder`` is not the model the
-    index serves; :class:`~lab.ingest.serving.SwitchPendingError` while a model switch is prepared;
+    :class:`~lab.index.ModelNotServingError` when ``embedder`` is not the model the
+    index serves; :class:`~lab.index.SwitchPendingError` while a model switch is prepared;
     :class:`~lab.ingest.replanning.ConcurrentSyncError` (nothing written) when other runs published
     into the index during each of its attempts.
     """

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.chunking import count_tokens
-from lab.ingest.models import lsa_model_name
+from lab.index import lsa_model_name
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 from lab.vectors.estimator import Estimator
 

@@ -16,7 +16,7 @@ from typing import Any
 from lab.client import NotionClient, ObjectNotFound, iterate_paginated_api, walk_blocks
 from lab.client.traversal import WalkReport
 from lab.ingest.read_times import read_is_current
-from lab.ingest.store import IndexedPage
+from lab.index import IndexedPage
 from lab.ingest.synced_originals import held_originals, shown_originals
 from lab.notion.pages import TYPE_PROPERTY, PageMetadata
 

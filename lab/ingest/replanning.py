@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from lab.errors import LabError
-from lab.ingest.store import IndexStore
+from lab.index import IndexStore
 
 __all__ = ["MAX_ATTEMPTS", "ConcurrentSyncError", "IndexMoved", "check_unmoved", "publish_with_replanning"]
 

@@ -10,69 +10,19 @@ steps, as a blue-green deployment does:
 - :meth:`ModelSwitch.commit` makes the new model serve and drops the old model's rows, in one
   transaction. :meth:`ModelSwitch.abort` drops the new rows instead.
 
-A failure anywhere leaves the index exactly as it was before the step. A query carries the name
-of the model that made it (:class:`QueryVector`): a vector of one model is never scored against
-another model's rows, even when their dimensions happen to agree.
+A failure anywhere leaves the index exactly as it was before the step. Which model serves, and
+the check that a query was made by it, are the index's (:mod:`lab.index.serving`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
+from lab.index import DenseEmbedder, IndexStore, ModelMismatchError, check_embedder_limit
+from lab.index.serving import NoSwitchError, SwitchPendingError
 from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
-from lab.ingest.models import DenseEmbedder, check_embedder_limit
-from lab.ingest.store import IndexStore, ModelMismatchError, StoreError
-from lab.vectors.search import Hit
 
-__all__ = ["QueryVector", "ModelNotServingError", "SwitchPendingError", "NoSwitchError", "SwitchReport",
-           "ModelSwitch", "search_serving", "require_serving"]
-
-
-class ModelNotServingError(ModelMismatchError):
-    """A search or a run named a model other than the one the index serves."""
-
-
-class SwitchPendingError(StoreError):
-    """A model switch is prepared but not committed: finish it (or abort it) first."""
-
-
-class NoSwitchError(StoreError):
-    """Commit or abort was called with no switch prepared, or prepare with nothing to switch from."""
-
-
-@dataclass(frozen=True)
-class QueryVector:
-    """A question embedded by one model: the vector and the name of the model that made it."""
-
-    model: str
-    vector: np.ndarray
-
-    @classmethod
-    def embed(cls, embedder: DenseEmbedder, question: str) -> QueryVector:
-        """``question`` embedded as a query by ``embedder`` (its ``embed_query``)."""
-        return cls(model=embedder.name, vector=np.asarray(embedder.embed_query(question), dtype=np.float32))
-
-
-def require_serving(store: IndexStore, model: str, purpose: str = "embed the question") -> None:
-    """Refuse, naming the fix, unless ``model`` is the one ``store`` serves (``purpose`` says what
-    the caller must do with the serving model instead)."""
-    serving = store.serving_model()
-    if model == serving:
-        return
-    pending = store.pending_switch()
-    if pending and pending[0] == model:
-        raise ModelNotServingError(f"model {model!r} is being switched in but does not serve yet; {serving!r} "
-                                   "serves until ModelSwitch.commit()")
-    raise ModelNotServingError(f"the index serves model {serving!r}, not {model!r}: {purpose} with "
-                               f"{serving!r}, or switch models with ModelSwitch first")
-
-
-def search_serving(store: IndexStore, query: QueryVector, k: int = 3) -> list[Hit]:
-    """Cosine top-k among the serving model's vectors; refused if ``query`` was made by another model."""
-    require_serving(store, query.model)
-    return store.search(query.vector, query.model, k=k)
+__all__ = ["SwitchReport", "ModelSwitch"]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,7 +31,7 @@ from lab.client import NotionClient
 from lab.client.traversal import WalkReport
 from lab.ingest.page_parents import ParentPages, has_block_parent
 from lab.ingest.page_reads import PageRead, read_is_current, read_page, retrieve_page, visible_pages
-from lab.ingest.store import IndexedPage
+from lab.index import IndexedPage
 from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 

@@ -15,7 +15,7 @@ not their text changed.
 
 A run costs what changed: it looks up only the stored chunks of the pages it read or removes
 (through the index's page index), writes the term counts of new and changed chunks only (the
-idf is recomputed when the index is read, :mod:`lab.ingest.models`), and sends only those to a
+idf is recomputed when the index is read, :mod:`lab.index`), and sends only those to a
 dense model. A full index chunks each page as it reads it and drops its blocks.
 
 Every network read happens before the first write, and every write happens in one SQLite
@@ -45,9 +45,8 @@ from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, 
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
-from lab.ingest.models import TFIDF_MODEL, DenseEmbedder, DenseVectors
+from lab.index import TFIDF_MODEL, DenseEmbedder, DenseVectors, IndexSnapshot, IndexStore, IndexedPage
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
-from lab.ingest.store import IndexedPage, IndexSnapshot, IndexStore
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
@@ -67,6 +66,7 @@ class SyncConfig:
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
+    search_recipe: str = "tuned"  # the recipe searches of this index use, by name (lab.retrieval.RECIPES)
     max_delete_share: float = 0.5
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
@@ -114,7 +114,7 @@ def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
 def _write_term_counts(store: IndexStore, config: SyncConfig, changes: _Changes) -> None:
     """Write the term counts of the chunks whose text is new, inside the run's transaction.
 
-    Only those chunks' rows and the frequencies of their terms change (see :mod:`lab.ingest.models`);
+    Only those chunks' rows and the frequencies of their terms change (see :mod:`lab.index`);
     a full index replaces them all, and counts made by another analyzer are all made again.
     """
     analyzer = repr(config.analyzer)
@@ -154,6 +154,7 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
     with store.transaction():  # the embedding above is a network call: it happens before any write
         check_unmoved(store, changes.generation)
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
+        store.set_search_recipe(config.search_recipe)
         store.delete_pages(changes.remove_pages)
         store.delete_chunks(changes.delete_chunks)
         store.update_chunks(changes.unchanged)  # same text, but the page's last edit, title or order moved

@@ -20,7 +20,7 @@ from typing import Any
 from lab.chunking.records import fingerprint
 from lab.client import NotionClient, ObjectNotFound, walk_blocks
 from lab.ingest.read_times import read_is_current
-from lab.ingest.store import IndexedPage
+from lab.index import IndexedPage
 
 __all__ = ["shown_originals", "held_originals", "SyncedOriginals"]
 

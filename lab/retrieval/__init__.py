@@ -3,7 +3,7 @@
 - :class:`SearchCorpus` holds the chunks (text, page, section, audience); a search returns
   :class:`~lab.vectors.Hit` records, as the stored index does.
 - :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf),
-  :class:`StoredVectorRetriever` (any model in an ``IndexStore``) and :class:`EmbeddingRetriever`
+  :class:`StoredVectorRetriever` (any model's vectors in an index) and :class:`EmbeddingRetriever`
   (a dense embedder called at fit and query time) share
   ``search(query, k, audience=None, min_score=None)``.
 - :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections; :class:`HeadingWeighted`
@@ -11,6 +11,10 @@
   :class:`RM3Retriever` and :class:`BM25FRM3Retriever` add pseudo-relevance feedback to BM25 and BM25F.
 - :mod:`lab.retrieval.recipe` holds the tuning ladder (:class:`Recipe`, :func:`climb`, :data:`TUNED`)
   and :mod:`lab.retrieval.significance` the paired bootstrap that says how sure a gain is.
+- :class:`IndexSearcher` is how an index is searched: the recipe it serves (TUNED), fitted once on
+  every chunk it holds, its fitted state kept in the index; :func:`search_serving` searches the
+  dense model an index serves with a query vector; :class:`OfflineIndex` is lesson 05's TF-IDF and
+  LSA written to an index and asked through it.
 - :class:`AuditedRetriever` wraps any retriever and appends who asked, a keyed hash of the query
   and the page ids returned to a :class:`SearchLog` (JSONL).
 - :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
@@ -28,7 +32,9 @@ from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.search_log import AuditedRetriever, SearchLog
-from lab.retrieval.recipe import TUNED, Ladder, Recipe, Step, climb
+from lab.retrieval.recipe import RECIPES, TUNED, Ladder, Recipe, Step, climb
+from lab.retrieval.index_search import IndexNotSearchableError, IndexSearcher, search_serving
+from lab.retrieval.offline_index import OfflineIndex, ask_index
 from lab.retrieval.significance import Gain, paired_gain
 from lab.retrieval.retrievers import (
     BM25Retriever,
@@ -63,6 +69,12 @@ __all__ = [
     "Ladder",
     "climb",
     "TUNED",
+    "RECIPES",
+    "IndexSearcher",
+    "IndexNotSearchableError",
+    "search_serving",
+    "OfflineIndex",
+    "ask_index",
     "Gain",
     "paired_gain",
     "unanswerable_bakery_questions",

@@ -7,7 +7,7 @@ before anything is ranked: a row the caller may not see gets no score at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.errors import LabError
-from lab.ingest.store import IndexStore, TermCounts
+from lab.index import IndexStore, ModelMismatchError, TermCounts
 from lab.notion.pages import PageMetadata
 from lab.vectors.counting import learn_counts
 from lab.vectors.search import Hit
@@ -47,9 +47,11 @@ class SearchCorpus:
     ``audiences[i]`` is who may see row ``i`` (``None``: the corpus has no audiences, or the
     page has none, in which case no audience-filtered search returns it). ``urls[i]`` and
     ``edited[i]`` are the page's url and ``last_edited_time``, which hits carry so that an answer
-    can cite them; left out, they are ``None`` for every row. ``term_counts`` are the rows' texts'
-    term counts as an index stores them (:meth:`from_store`), which TF-IDF and BM25 retrievers
-    with the same analyzer fit on instead of analysing every text again.
+    can cite them; left out, they are ``None`` for every row. A corpus read from an index
+    (:meth:`from_index`) also reaches what the index stored of its rows: ``term_counts``, which
+    TF-IDF and BM25 retrievers with the same analyzer fit on instead of analysing every text
+    again, and each dense model's vectors (:meth:`stored_vectors`), which dense retrievers use
+    instead of embedding the texts again.
     """
 
     ids: tuple[str, ...]
@@ -61,6 +63,9 @@ class SearchCorpus:
     urls: tuple[str | None, ...] = ()
     edited: tuple[str | None, ...] = ()
     term_counts: TermCounts | None = field(default=None, repr=False, compare=False)
+    vector_source: Callable[[str], tuple[list[str], np.ndarray]] | None = field(default=None, repr=False,
+                                                                                 compare=False)
+    stored_models: tuple[str, ...] = field(default=(), repr=False, compare=False)
     _audience_array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -101,14 +106,31 @@ class SearchCorpus:
         )
 
     @classmethod
-    def from_store(cls, store: IndexStore, model: str, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
-        """Rows from the chunks an index holds for ``model``, in id order (the order of ``store.vectors``),
-        with each page's url and last edit as the index recorded them, and the chunks' term counts
-        when ``model`` is stored as counts (TF-IDF)."""
-        corpus = cls.from_chunks(store.chunks(model), audiences, store.pages())
-        if store.counts_analyzer(model) is None:
-            return corpus
-        return replace(corpus, term_counts=store.term_counts(model))
+    def from_index(cls, store: IndexStore, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
+        """Every chunk an index holds, in id order, with each page's url and last edit as the index
+        recorded them, the stored TF-IDF term counts when they cover every chunk, and the stored
+        vectors of each dense model (read when a retriever asks for them: :meth:`stored_vectors`)."""
+        with store.read_transaction():
+            corpus = cls.from_chunks(store.chunks(), audiences, store.pages())
+            counted = [model for model in store.models() if store.counts_analyzer(model) is not None]
+            dense = tuple(model for model in store.models() if model not in counted)
+            counts = store.term_counts(counted[0]) if counted else None  # an index keeps one model's counts
+        if counts is not None and tuple(counts.ids) != corpus.ids:
+            counts = None  # some chunks have no counts (a files run's dense rows): retrievers count the texts
+        return replace(corpus, term_counts=counts, vector_source=store.vectors, stored_models=dense)
+
+    def stored_vectors(self, model: str) -> np.ndarray | None:
+        """The float32 vectors the index stored for ``model``, one row per row of this corpus (``None``
+        if the corpus was not read from an index, or the index holds no vectors of ``model``)."""
+        if self.vector_source is None or model not in self.stored_models:
+            return None
+        ids, vectors = self.vector_source(model)
+        row_of = {chunk_id: row for row, chunk_id in enumerate(ids)}
+        missing = [chunk_id for chunk_id in self.ids if chunk_id not in row_of]
+        if missing:
+            raise ModelMismatchError(f"{len(missing)} chunks of the index have no {model!r} vector (first: "
+                                     f"{missing[0]!r}); store vectors of {model!r} for every chunk")
+        return vectors[[row_of[chunk_id] for chunk_id in self.ids]]
 
     def stored_counts(self, analyzer: object) -> tuple[sp.csr_matrix, list[str]] | None:
         """The rows' term counts and terms if the index made them with ``analyzer`` (else ``None``)."""
@@ -124,7 +146,8 @@ class SearchCorpus:
 
     def with_texts(self, texts: Iterable[str]) -> SearchCorpus:
         """The same rows with other texts (one per row): what a retriever scores changes, what hits say does not."""
-        return replace(self, texts=tuple(texts), term_counts=None)  # counts of the old texts no longer hold
+        # counts and vectors of the old texts no longer hold
+        return replace(self, texts=tuple(texts), term_counts=None, vector_source=None, stored_models=())
 
     def __len__(self) -> int:
         return len(self.ids)

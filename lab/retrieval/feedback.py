@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from lab.arguments import check_share
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.retrievers import BM25Retriever, RowScorer, TextAnalyzer
@@ -40,8 +41,7 @@ class _RelevanceFeedback:
     term_shares_: sp.csr_matrix
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        if not 0 <= self.original_weight <= 1:
-            raise ValueError(f"original_weight must be between 0 and 1, not {self.original_weight!r}")
+        check_share("original_weight", self.original_weight)
         super()._fit(corpus)  # type: ignore[misc]  # the scorer's own fit, next in the method order
 
     def _first_search(self, query: str, k: int, visible: np.ndarray | None) -> list[tuple[int, float]]:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from lab.arguments import check_share
 from lab.retrieval.corpus import SearchCorpus, chunk_body
 from lab.retrieval.retrievers import Ranked, RowScorer, TextAnalyzer
 from lab.vectors import WordAnalyzer
@@ -74,8 +75,8 @@ class BM25FRetriever(RowScorer):
             raise ValueError(f"weights and b take one value per field {FIELDS}, not {self.weights!r} and {self.b!r}")
         if any(not 0 <= w < math.inf for w in self.weights):  # an infinite weight makes every score NaN
             raise ValueError(f"field weights must be finite numbers >= 0, not {self.weights!r}")
-        if any(not 0 <= b <= 1 for b in self.b):
-            raise ValueError(f"every b must be between 0 and 1, not {self.b!r}")
+        for field, b in zip(FIELDS, self.b):
+            check_share(f"b of the {field}", b)
         check_bm25_parameters(self.k1, self.idf)
 
     def _fit(self, corpus: SearchCorpus) -> None:

@@ -10,6 +10,7 @@ field's term frequencies are multiplied by its weight before saturation).
 
 from __future__ import annotations
 
+from lab.arguments import check_positive_int
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit
@@ -19,8 +20,7 @@ __all__ = ["HeadingWeighted", "heading_weighted_texts"]
 
 def heading_weighted_texts(corpus: SearchCorpus, weight: int) -> list[str]:
     """Each row's text preceded by its title and section ``weight - 1`` times (one line each)."""
-    if not isinstance(weight, int) or isinstance(weight, bool) or weight < 1:
-        raise ValueError(f"weight must be a positive integer (1 leaves the texts as they are), not {weight!r}")
+    check_positive_int("weight", weight, " (1 leaves the texts as they are)")
     return [f"{title} {section or ''}\n" * (weight - 1) + text
             for title, section, text in zip(corpus.titles, corpus.sections, corpus.texts)]
 

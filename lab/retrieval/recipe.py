@@ -31,7 +31,7 @@ from lab.retrieval.significance import Gain, paired_gain
 from lab.vectors import CharNgramAnalyzer, WordAnalyzer
 from lab.vectors.search import Hit
 
-__all__ = ["Recipe", "TUNED", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
+__all__ = ["Recipe", "TUNED", "RECIPES", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
 
 #: The three measures of every rung: does the answer come back, how high, and how high all of it.
 LADDER_METRICS: tuple[Metric, ...] = (RecallAt(8), ReciprocalRank(), NdcgAt(10))
@@ -127,6 +127,9 @@ class _FitOnce(Retriever):
 #: section weighted 2, body 1), fused by reciprocal rank with LSA-128 over the same terms (headings
 #: counted twice in its texts).
 TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128, bm25f=True)
+
+#: The recipes an index can record by name (``search_recipe`` in its ``meta``) to be searched with.
+RECIPES: dict[str, Recipe] = {"tuned": TUNED}
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ Cosine retrievers (TF-IDF, LSA, stored or embedded dense vectors) rank every vis
 0; BM25, like Lucene, ranks only rows that contain at least one query term.
 
 A large stored index is searched the same way, without a pass over every row per query:
-``SearchCorpus.from_store(store, "tfidf")`` reads the chunks and their stored term counts once
+``SearchCorpus.from_index(store)`` reads the chunks and their stored term counts once
 (a few seconds for 80,000 chunks), :class:`TfidfRetriever` and :class:`BM25Retriever` fit on
 those counts without analysing a single text, and each query then adds up only the rows that
 contain one of its terms, term by term, keeping the best as it goes
@@ -36,10 +36,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
-from lab.ingest.models import CorpusModels, check_embedder_limit
-from lab.ingest.store import IndexStore, ModelMismatchError
+from lab.index import CorpusModels, ModelMismatchError, check_embedder_limit
 from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
+from lab.vectors.sparse_rows import unit_rows
 from lab.vectors.search import (Hit, check_k, cosine_scores, top_k_dense_product, top_k_rows,
                                  top_k_sparse_product)
 
@@ -264,19 +264,22 @@ class _QueryEncodedRows(RowScorer):
         vector = np.asarray(self._encode(query), dtype=np.float32).ravel()
         if vector.shape[0] != self.matrix_.shape[1]:
             raise ModelMismatchError(f"the query vector has dimension {vector.shape[0]} but {self.model!r} vectors "
-                                     f"have {self.matrix_.shape[1]}: encode queries with the model that made them")
+                                     f"have {self.matrix_.shape[1]}: it was made by another model; encode queries "
+                                     "with the model that made the rows")
+        if not np.isfinite(vector).all():  # every cosine would be NaN, and no hit would come back
+            raise ValueError(f"the query vector for {self.model!r} holds NaN or infinity: check the model that "
+                             "embedded the question")
         return vector
 
 
 class StoredVectorRetriever(_QueryEncodedRows):
-    """Cosine similarity against any model's vectors stored in an :class:`~lab.ingest.store.IndexStore`.
+    """Cosine similarity against the vectors an index stored for a model (a corpus from ``SearchCorpus.from_index``).
 
-    The chunk vectors come from the store (written by whichever model, Voyage AI or LSA); the
+    The chunk vectors come from the index (written by whichever model, Voyage AI or LSA); the
     query vector comes from ``encode``, which must be the same model's query encoder.
 
     Parameters
     ----------
-    store : the index holding the vectors.
     model : the model name the vectors are stored under.
     encode : callable ``query -> ndarray of shape (dimension,)``, unit length.
 
@@ -286,20 +289,16 @@ class StoredVectorRetriever(_QueryEncodedRows):
     corpus_ : the corpus.
     """
 
-    def __init__(self, store: IndexStore, model: str, encode: Callable[[str], np.ndarray]) -> None:
-        self.store = store
+    def __init__(self, model: str, encode: Callable[[str], np.ndarray]) -> None:
         self.model = model
         self.encode = encode
 
     def _fit(self, corpus: SearchCorpus) -> None:
-        ids, vectors = self.store.vectors(self.model)
-        row_of = {chunk_id: row for row, chunk_id in enumerate(ids)}
-        missing = [chunk_id for chunk_id in corpus.ids if chunk_id not in row_of]
-        if missing:
-            raise ModelMismatchError(f"{len(missing)} chunks of the corpus have no {self.model!r} vector in the "
-                                     f"index (first: {missing[0]!r}); store vectors for every chunk, or build the "
-                                     f"corpus with SearchCorpus.from_store(store, {self.model!r})")
-        self.matrix_ = vectors[[row_of[chunk_id] for chunk_id in corpus.ids]]
+        vectors = corpus.stored_vectors(self.model)
+        if vectors is None:
+            raise ModelMismatchError(f"the corpus has no stored {self.model!r} vectors: read it from an index that "
+                                     f"holds them, with SearchCorpus.from_index(store)")
+        self.matrix_ = vectors
 
     def _encode(self, query: str) -> np.ndarray:
         return self.encode(query)
@@ -309,9 +308,11 @@ class EmbeddingRetriever(_QueryEncodedRows):
     """Cosine similarity between a dense embedder's vectors of the chunks and of each query.
 
     ``fit`` sends every chunk text to ``embedder.embed_documents`` (one batched call, or the
-    embedder's own batches); each distinct query is embedded once with ``embedder.embed_query``
-    and kept, so a ladder that searches the same questions again pays for them once. Any
-    :class:`~lab.ingest.models.DenseEmbedder` with an ``embed_query`` works: Voyage AI's, or the
+    embedder's own batches), unless the corpus was read from an index that stored this model's
+    vectors: then those are used and nothing is embedded again. Each distinct query is embedded
+    once with ``embedder.embed_query`` and kept, so a ladder that searches the same questions
+    again pays for them once. Any
+    :class:`~lab.index.DenseEmbedder` with an ``embed_query`` works: Voyage AI's, or the
     offline :class:`~lab.ingest.offline_embedder.LsaEmbedder`.
 
     Attributes
@@ -323,28 +324,29 @@ class EmbeddingRetriever(_QueryEncodedRows):
 
     def __init__(self, embedder: Any) -> None:
         self.embedder = embedder
+        self._queries: dict[str, np.ndarray] = {}  # each distinct query's vector (a cache, not fitted state)
 
     @property
     def model(self) -> str:  # type: ignore[override]
         return str(getattr(self.embedder, "name", type(self.embedder).__name__))
 
     def _fit(self, corpus: SearchCorpus) -> None:
+        self._queries = {}
+        self.tokens_ = 0
+        stored = corpus.stored_vectors(self.model)
+        if stored is not None:
+            self.matrix_ = unit_rows(stored, np.float32)
+            return
         check_embedder_limit(self.embedder, [SimpleNamespace(id=i, text=t) for i, t in zip(corpus.ids, corpus.texts)])
         result = self.embedder.embed_documents(list(corpus.texts))
-        self.matrix_ = _unit_rows(np.asarray(result.vectors, dtype=np.float32))
+        self.matrix_ = unit_rows(np.asarray(result.vectors, dtype=np.float32), np.float32)
         if self.matrix_.shape[0] != len(corpus):
             raise ModelMismatchError(f"{self.model!r} returned {self.matrix_.shape[0]} vectors for "
                                      f"{len(corpus)} chunk texts")
         self.tokens_ = int(getattr(result, "tokens", 0))
-        self._queries: dict[str, np.ndarray] = {}
 
     def _encode(self, query: str) -> np.ndarray:
         if query not in self._queries:
             vector = np.asarray(self.embedder.embed_query(query), dtype=np.float32).ravel()
-            self._queries[query] = _unit_rows(vector[None, :])[0]
+            self._queries[query] = unit_rows(vector[None, :], np.float32)[0]
         return self._queries[query]
-
-
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1.0)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from lab.arguments import check_share
 from lab.notion.api import CONNECTION_REASON, PLANS, WORKSPACE_REASON
 from lab.notion.windows import window_index
 from lab.simulator.errors import APIError
@@ -58,9 +59,7 @@ class LimitsConfig:
         if self.plan not in PLANS:
             raise ValueError(f"unknown plan {self.plan!r}; expected one of {sorted(PLANS)}")
         for name in ("p_workspace", "p_overload", "p_server_error"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name} must be a probability in [0, 1], got {value}")
+            check_share(name, getattr(self, name), " (a probability)")
         if self.window_seconds <= 0 or self.workspace_window_seconds <= 0:
             raise ValueError("window lengths must be positive")
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lab.arguments import check_positive_int
+
 __all__ = [
     "Analyzer",
     "WordAnalyzer",
@@ -94,8 +96,7 @@ class Analyzer:
     _stop: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.min_length, int) or self.min_length < 1:
-            raise ValueError(f"min_length must be a positive integer, not {self.min_length!r}")
+        check_positive_int("min_length", self.min_length)
         object.__setattr__(self, "_stop", _resolve_stop_words(self.stop_words))
 
     def split(self, text: str) -> list[str]:

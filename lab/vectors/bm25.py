@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from lab.arguments import check_share
 from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.estimator import Estimator
@@ -114,8 +115,7 @@ class BM25(Estimator):
         if len(terms) != counts.shape[1]:
             raise ValueError(f"need one term per column: {counts.shape[1]} columns, {len(terms)} terms")
         check_bm25_parameters(self.k1, self.idf)
-        if not 0 <= self.b <= 1:
-            raise ValueError(f"b must be between 0 and 1, not {self.b!r}")
+        check_share("b", self.b)
         n_docs = counts.shape[0]
         if n_docs == 0:
             raise ValueError("fit needs at least one text; got an empty collection")

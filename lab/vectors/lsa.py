@@ -13,7 +13,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
+from lab.arguments import check_positive_int
 from lab.vectors.estimator import Estimator
+from lab.vectors.sparse_rows import unit_rows
 from lab.vectors.svd_map import fix_signs
 
 __all__ = ["LsaVectorizer"]
@@ -43,8 +45,7 @@ class LsaVectorizer(Estimator):
 
     def fit(self, X: sp.spmatrix | np.ndarray) -> LsaVectorizer:
         """Learn the top singular directions of ``X`` (n_docs, n_terms); returns self."""
-        if not isinstance(self.n_components, (int, np.integer)) or self.n_components < 1:
-            raise ValueError(f"n_components must be a positive integer, not {self.n_components!r}")
+        check_positive_int("n_components", self.n_components)
         X = _as_float(X)
         largest = min(X.shape) - 1
         if largest < 1:
@@ -66,10 +67,7 @@ class LsaVectorizer(Estimator):
         X = _as_float(X)
         if X.shape[1] != self.components_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} terms; the model was fitted on {self.components_.shape[1]}")
-        reduced = np.asarray(X @ self.components_.T, dtype=np.float64)
-        norms = np.linalg.norm(reduced, axis=1, keepdims=True)
-        reduced = np.divide(reduced, norms, out=np.zeros_like(reduced), where=norms > 0)
-        return reduced.astype(np.float32)
+        return unit_rows(np.asarray(X @ self.components_.T, dtype=np.float64), np.float32)
 
     def fit_transform(self, X: sp.spmatrix | np.ndarray) -> np.ndarray:
         """Fit on ``X`` and return its reduced rows."""

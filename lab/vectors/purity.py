@@ -12,20 +12,12 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from lab.vectors.sparse_rows import normalize_rows
+from lab.vectors.sparse_rows import unit_rows
 
 __all__ = ["nearest_neighbours", "nearest_neighbour_purity"]
 
 # Similarities held at once: 4 million floats (32 MB) per block.
 _BLOCK_CELLS = 4_000_000
-
-
-def _unit_rows(X: np.ndarray | sp.spmatrix) -> np.ndarray | sp.csr_matrix:
-    if sp.issparse(X):
-        return normalize_rows(sp.csr_matrix(X, dtype=np.float64, copy=True))
-    X = np.array(X, dtype=np.float64)
-    norms = np.linalg.norm(X, axis=1, keepdims=True)
-    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
 
 
 def nearest_neighbours(X: np.ndarray | sp.spmatrix) -> np.ndarray:
@@ -36,7 +28,7 @@ def nearest_neighbours(X: np.ndarray | sp.spmatrix) -> np.ndarray:
     n_rows = X.shape[0]
     if n_rows < 2:
         raise ValueError(f"nearest neighbours need at least 2 rows, got {n_rows}")
-    unit = _unit_rows(X)
+    unit = unit_rows(X)
     block = max(1, _BLOCK_CELLS // n_rows)
     neighbours = np.empty(n_rows, dtype=np.int64)
     for start in range(0, n_rows, block):

@@ -23,12 +23,18 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from lab.arguments import check_positive_int
 from lab.vectors.top_k import new_buffers, update_top_k_dense, update_top_k_sparse
 
-__all__ = ["Hit", "LEAD", "check_k", "check_min_score", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
+__all__ = ["Hit", "LEAD", "section_label", "check_k", "check_min_score", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
            "top_k_sparse_product"]
 
 LEAD = "(lead)"  # how results and tables name the text before a page's first heading
+
+
+def section_label(title: str, section: str | None) -> str:
+    """How results and tables name a section: "Title > Section", or "Title > (lead)" before the first heading."""
+    return f"{title} > {section or LEAD}"
 
 
 @dataclass(frozen=True)
@@ -49,15 +55,18 @@ class Hit:
     url: str | None = None
     edited: str | None = None
 
+    @property
+    def label(self) -> str:
+        """"Title > Section" ("(lead)" for the text before a page's first heading)."""
+        return section_label(self.title, self.section)
+
     def __str__(self) -> str:
-        return f"{self.score:.3f}  {self.title} > {self.section or LEAD}"
+        return f"{self.score:.3f}  {self.label}"
 
 
 def check_k(k: int) -> int:
     """``k`` as an ``int`` if it is a positive integer (``True`` is not); a ``ValueError`` otherwise."""
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer, not {k!r}")
-    return int(k)
+    return check_positive_int("k", k)
 
 
 def check_min_score(min_score: float | None) -> float | None:

@@ -1,4 +1,4 @@
-"""Row-wise work on CSR matrices in bounded memory.
+"""Row-wise work on matrices: CSR rows in bounded memory, and rows of unit length for any matrix.
 
 A matrix of 100,000 chunks holds some 15 million stored entries; a temporary the size of all of
 them is 120 MB. These helpers walk the entries in runs of at most ``_CHUNK`` (with the row of
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["entry_chunks", "rows_of", "normalize_rows"]
+__all__ = ["entry_chunks", "rows_of", "normalize_rows", "unit_rows"]
 
 # Stored entries handled at once: temporaries stay near 2 MB however large the matrix is.
 _CHUNK = 1 << 18
@@ -47,3 +47,13 @@ def normalize_rows(matrix: sp.csr_matrix, norm: str = "l2") -> sp.csr_matrix:
     for entries in entry_chunks(data.size):
         data[entries] *= scale[rows_of(matrix.indptr, entries)]
     return matrix
+
+
+def unit_rows(X: np.ndarray | sp.spmatrix, dtype: type = np.float64) -> np.ndarray | sp.csr_matrix:
+    """The rows of ``X`` scaled to unit L2 length (zero rows stay zero), computed in float64: a new CSR
+    matrix for sparse ``X``, else an array of ``dtype`` (LSA's rows, a dense model's vectors)."""
+    if sp.issparse(X):
+        return normalize_rows(sp.csr_matrix(X, dtype=np.float64, copy=True))
+    X = np.asarray(X, dtype=np.float64)
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0).astype(dtype, copy=False)

@@ -7,7 +7,7 @@ per term beside them; BM25 needs exactly the same counts (term frequencies, docu
 and frequencies), so one stored form serves both. An edit rewrites only its page's counts and
 moves the frequencies of the terms it adds or drops: no other chunk's row changes, although
 the idf of every term moved. The idf and the unit rows are recomputed when an index is loaded
-(:func:`stored_tfidf`, :meth:`~lab.ingest.store.IndexStore.term_counts`): one pass over the
+(:func:`stored_tfidf`, :meth:`~lab.index.IndexStore.term_counts`): one pass over the
 counts, a second or so for 80,000 chunks, and exactly a full refit's numbers. The other ways
 out cost more or are wrong: storing weighted rows means rewriting them all on every edit (what
 the dense rows did), and refitting lazily or only when the vocabulary drifts past a threshold
@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.chunking import check_input_limit
-from lab.ingest.store import IndexStore
+from lab.index.store import IndexStore
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 from lab.vectors.counting import learn_counts
 from lab.vectors.estimator import Estimator

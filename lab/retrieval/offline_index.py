@@ -1,24 +1,28 @@
 """Chunks to vectors to the SQLite index, and questions back: the offline half of lesson 05.
 
 :class:`OfflineIndex` fits TF-IDF and LSA over a set of chunks (with
-:class:`~lab.ingest.models.CorpusModels`, as the sync does), writes both models' vectors to an
-:class:`~lab.ingest.store.IndexStore`, and answers questions by cosine similarity against what
-is stored, so a lesson can show every step with one object.
+:class:`~lab.index.CorpusModels`, as the sync does), writes both models' vectors to an
+:class:`~lab.index.IndexStore`, and answers questions by cosine similarity against what
+is stored, so a lesson can show every step with one object. Its questions go the way every
+search of an index goes (:class:`~lab.retrieval.IndexSearcher`): TF-IDF fitted on the stored
+term counts, LSA scored against the stored vectors.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
 from lab.chunking import Chunk
-from lab.ingest.models import TFIDF_MODEL, CorpusModels, stored_tfidf
-from lab.ingest.store import IndexStore
+from lab.index import TFIDF_MODEL, CorpusModels, IndexStore
+from lab.retrieval.index_search import IndexSearcher
+from lab.retrieval.retrievers import StoredVectorRetriever, TfidfRetriever
 from lab.vectors import LEAD, Hit, LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.vectors.search import section_label
 
 __all__ = ["OfflineIndex", "ScoreBreakdown", "hits_frame", "ask_index"]
 
@@ -46,7 +50,7 @@ class ScoreBreakdown:
     shared: tuple[tuple[str, float, float], ...]  # (word, weight in the question, weight in the chunk)
 
     def __str__(self) -> str:
-        where = f"{self.chunk.title} > {self.chunk.section or LEAD}"
+        where = section_label(self.chunk.title, self.chunk.section)
         products = " + ".join(f"{term} {q:.3f}×{d:.3f}" for term, q, d in self.shared)
         return (f"  #{self.rank} {self.score:.3f}  {where}: {self.chunk.tokens} tokens, "
                 f"{self.distinct_terms} distinct words\n         = {products or 'no shared word'}")
@@ -67,6 +71,7 @@ class OfflineIndex:
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
     lsa_components: int = 128
     random_state: int = 0
+    _searchers: dict[tuple[IndexStore, str], IndexSearcher] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.models = CorpusModels(analyzer=self.analyzer, lsa_components=self.lsa_components,
@@ -118,13 +123,21 @@ class OfflineIndex:
 
     def ask(self, store: IndexStore, question: str, model: str = TFIDF_MODEL, k: int = 3,
             min_score: float | None = None) -> pd.DataFrame:
-        """Top-k chunks for a question, searched among the vectors stored in SQLite."""
-        hits = store.search(self.query_vector(question, model), model, k=k, min_score=min_score)
-        return hits_frame(question, hits, model)
+        """Top-k chunks for a question, searched among what ``store`` holds of ``model``."""
+        return hits_frame(question, self.searcher(store, model).search(question, k, min_score=min_score), model)
+
+    def searcher(self, store: IndexStore, model: str = TFIDF_MODEL) -> IndexSearcher:
+        """The search of ``store`` by ``model``: TF-IDF fitted on its stored counts, or cosine against
+        its stored vectors of ``model`` with this index's query vectors (made once per store and model)."""
+        key = (store, model)  # the store itself: two stores in memory share a path
+        if key not in self._searchers:
+            retriever = (TfidfRetriever(self.analyzer) if model == TFIDF_MODEL
+                         else StoredVectorRetriever(model, encode=lambda question: self.query_vector(question, model)))
+            self._searchers[key] = IndexSearcher(store, retriever)
+        return self._searchers[key]
 
 
 def ask_index(store: IndexStore, question: str, k: int = 3,
               analyzer: Callable[[str], list[str]] = WordAnalyzer()) -> pd.DataFrame:
-    """Top-k chunks of a synced index for a question (TF-IDF, searched in SQLite)."""
-    vector = stored_tfidf(store, analyzer).query_vector(question)
-    return hits_frame(question, store.search(vector, TFIDF_MODEL, k=k), TFIDF_MODEL)
+    """Top-k chunks of a synced index for a question (TF-IDF fitted on the index's stored term counts)."""
+    return hits_frame(question, IndexSearcher(store, TfidfRetriever(analyzer)).search(question, k), TFIDF_MODEL)

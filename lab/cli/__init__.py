@@ -1,0 +1,58 @@
+"""Command line: ``python -m lab serve`` (the simulator over HTTP), ``index``, ``sync``, ``audit``, and
+``search`` and ``ask`` (questions to an index).
+
+``index`` and ``sync`` run the lab's indexer against the real Notion API by default, or
+against any base URL (the served simulator): the token is read from an environment variable
+whose name you give (``NOTION_TOKEN`` by default), never from the command line. ``search`` and
+``ask`` search an index with the recipe it records (:class:`~lab.retrieval.IndexSearcher`).
+
+Every failure is one line on stderr that names what was wrong and what to do, and ends the
+command with its own exit code (:class:`ExitCode`). The index file is opened, and checked
+writable, before the first request; a failed or interrupted run leaves it as it was, except that
+a first index keeps the pages it had read, so that running it again resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from lab.cli.asking import add_asking_parsers
+from lab.cli.audit import add_audit_parser
+from lab.cli.exits import CommandFailure, ExitCode
+from lab.cli.indexer import add_indexer_parsers
+from lab.cli.options import Parser
+from lab.cli.serve import DEFAULT_SERVE_TOKEN, add_serve_parser
+from lab.errors import LabError
+
+__all__ = ["main", "build_parser", "ExitCode", "DEFAULT_SERVE_TOKEN"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m lab`` parser with every command."""
+    codes = ", ".join(f"{code.value} {code.name.lower()}" for code in ExitCode)
+    parser = Parser(prog="python -m lab", description="Tools of the RAG ingestion lab.",
+                    epilog=f"exit codes: {codes}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_serve_parser(sub)
+    add_indexer_parsers(sub)
+    add_audit_parser(sub)
+    add_asking_parsers(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its :class:`ExitCode` (a usage error exits through argparse)."""
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except CommandFailure as failure:
+        print(failure.line, file=sys.stderr)
+        return int(failure.code)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)
+    except (LabError, ValueError) as exc:  # e.g. a limit the options allow but the simulator refuses
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return int(ExitCode.USAGE)

@@ -1,0 +1,111 @@
+"""``search`` and ``ask``: questions to an index, answered with the recipe it serves.
+
+``search`` prints each question's ranked sections (title > section, url, score), or one JSON
+object per question with ``--json``; with no question, or ``-``, it reads one question per line
+from standard input and answers each in the same process (the index is read and its search
+loaded once). ``ask`` answers one question from the sources it cites, or says that it abstains
+and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from lab.cli.exits import CommandFailure, ExitCode
+from lab.cli.index_file import open_existing_index
+from lab.cli.options import in_range
+
+if TYPE_CHECKING:
+    from lab.index import IndexStore
+    from lab.retrieval import IndexSearcher
+
+__all__ = ["add_asking_parsers", "search_command", "ask_command"]
+
+_K = in_range(int, 1, 1_000)
+_SHARE = in_range(float, 0.0, 1.0)
+
+
+def _searcher(store: "IndexStore") -> "IndexSearcher":
+    """The index's search, or a one-line refusal naming the command that builds a searchable index."""
+    from lab.index import ModelMismatchError, StoreError
+    from lab.retrieval import IndexSearcher
+
+    try:
+        return IndexSearcher(store)
+    except (StoreError, ModelMismatchError) as exc:
+        raise CommandFailure(ExitCode.DATABASE, str(exc)) from None
+
+
+def _questions(given: Sequence[str]) -> Iterator[str]:
+    """The questions on the command line, or one per non-blank line of standard input (none, or ``-``)."""
+    if given and list(given) != ["-"]:
+        yield " ".join(given)
+        return
+    for line in sys.stdin:
+        if line.strip():
+            yield line.strip()
+
+
+def search_command(args: argparse.Namespace) -> int:
+    """Print the ``-k`` best sections of each question, as text or as one JSON object per question."""
+    with open_existing_index(args.db) as store:
+        searcher = _searcher(store)
+        for question in _questions(args.question):
+            hits = searcher.search(question, k=args.k)
+            if args.json:
+                print(json.dumps({"question": question, "hits": [
+                    {"page_id": h.page_id, "title": h.title, "section": h.section, "url": h.url,
+                     "edited": h.edited, "score": round(h.score, 6), "chunk_id": h.id} for h in hits]},
+                    ensure_ascii=False), flush=True)
+                continue
+            print(question)
+            for rank, hit in enumerate(hits, 1):
+                print(f"  {rank:2d}. {hit.label}  ({hit.score:.4f})\n      {hit.url or '(no url)'}")
+            print(flush=True)
+    return ExitCode.OK
+
+
+def ask_command(args: argparse.Namespace) -> int:
+    """Print the cited answer to one question and its sources, or the abstention and why."""
+    from lab.answering import Answerer
+
+    question = " ".join(args.question).strip()
+    if not question:
+        raise CommandFailure(ExitCode.USAGE, "ask needs a question, e.g. python -m lab ask --db kb.sqlite "
+                                             "'¿Abren el 1 de mayo?'")
+    with open_existing_index(args.db) as store:
+        answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold).fit()
+        answer = answerer.answer(question)
+    print(answer.text)
+    if answer.abstained:
+        print(f"\n(abstained: the best sentence of the sources covers {answer.confidence:.0%} of the question, "
+              f"below the threshold {args.threshold:g}; these were the closest sources)")
+    print("\nsources (* cited):")
+    for source in answer.sources:
+        print(f" {'*' if source.number in answer.cited else ' '}{source.label()}")
+    for flag in answer.flags:
+        print(f"\nleft out of the answer, source [{flag.number}] reads like an instruction: {flag.sentence!r}")
+    return ExitCode.OK
+
+
+def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
+    from lab.answering import ANSWER_THRESHOLD
+
+    search = sub.add_parser("search", help="rank an index's sections for questions (one per line on stdin too)")
+    search.add_argument("--db", required=True, help="SQLite file of the index")
+    search.add_argument("-k", type=_K, default=8, help="sections per question (default 8)")
+    search.add_argument("--json", action="store_true", help="one JSON object per question")
+    search.add_argument("question", nargs="*", help="the question; none or - reads one per line from stdin")
+    search.set_defaults(func=search_command)
+    ask = sub.add_parser("ask", help="answer a question from an index with cited sources, or abstain")
+    ask.add_argument("--db", required=True, help="SQLite file of the index")
+    ask.add_argument("-k", type=_K, default=5, help="sources the answer may cite (default 5)")
+    ask.add_argument("--threshold", type=_SHARE, default=ANSWER_THRESHOLD,
+                     help=f"the lowest confidence still answered (default {ANSWER_THRESHOLD:g}, calibrated in "
+                          "lesson 10)")
+    ask.add_argument("question", nargs="+", help="the question")
+    ask.set_defaults(func=ask_command)

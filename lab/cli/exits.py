@@ -1,0 +1,34 @@
+"""How a command ends: its exit code, and the one-line failure that carries it."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from lab.errors import LabError
+
+__all__ = ["ExitCode", "CommandFailure", "WaitTooLong"]
+
+
+class ExitCode(IntEnum):
+    """How a command ended; scripts can tell the failures apart without reading the message."""
+
+    OK = 0
+    FAILED = 1  # Notion refused or the network failed: nothing was written
+    USAGE = 2  # an option is missing, malformed or out of range (argparse's own code)
+    TOKEN = 3  # the token is missing or cannot be sent
+    DATABASE = 4  # --db cannot hold an index (a folder, not SQLite, damaged, read-only, in memory)
+    WAIT = 5  # the server asked to wait longer than --max-wait
+    LISTEN = 6  # serve: the address cannot be bound
+    GUARDRAIL = 7  # sync: a reconciliation would delete more than allowed and was refused (--force if intended)
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+
+class CommandFailure(LabError):
+    """Ends a command: one line on stderr and an exit code."""
+
+    def __init__(self, code: ExitCode, message: str, prefix: str = "error") -> None:
+        super().__init__(message)
+        self.code = code
+        self.line = f"{prefix}: {' '.join(message.split())}"  # one line, whatever the message held
+
+class WaitTooLong(LabError):
+    """The server asked for a longer wait than ``--max-wait`` allows."""

@@ -1,0 +1,85 @@
+"""Opening the index file a command names, with one line that says what is wrong and the fix."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lab.cli.exits import CommandFailure, ExitCode
+
+if TYPE_CHECKING:
+    from lab.index import IndexStore
+
+__all__ = ["open_index", "open_existing_index", "database_problem", "rebuild_hint"]
+
+
+def open_index(path: str) -> "IndexStore":
+    """The index at ``path``, opened and proved writable before any request is sent."""
+    from lab.index import IndexOpenError, IndexStore, StoreError
+
+    if path.strip() in ("", ":memory:"):
+        raise CommandFailure(ExitCode.DATABASE, f"--db {path!r} would keep the index in memory and lose it when the "
+                                          "command ends; give a file path such as kb.sqlite")
+    where = Path(path)
+    if where.is_dir():
+        raise CommandFailure(ExitCode.DATABASE, f"--db {path} is a folder, not a file; give a file path such as "
+                                          f"{where / 'kb.sqlite'}")
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        store = IndexStore(where)
+    except IndexOpenError as exc:
+        raise CommandFailure(ExitCode.DATABASE, rebuild_hint(f"--db {path} {exc.reason}", path, exc.damaged)) from None
+    except StoreError as exc:
+        raise CommandFailure(ExitCode.DATABASE, str(exc)) from None
+    except (sqlite3.Error, OSError) as exc:
+        raise CommandFailure(ExitCode.DATABASE, database_problem(path, exc)) from None
+    try:
+        _prove_writable(where)
+    except (sqlite3.Error, OSError) as exc:
+        store.close()
+        raise CommandFailure(ExitCode.DATABASE, database_problem(path, exc)) from None
+    return store
+
+
+def _prove_writable(path: Path) -> None:
+    """Write inside a transaction and roll it back: a read-only file or folder fails here, not
+    after every page has been read."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("CREATE TABLE lab_cli_write_check (x)")
+        db.execute("ROLLBACK")
+    finally:
+        db.close()
+
+
+def database_problem(path: str, exc: BaseException) -> str:
+    from lab.index import is_damaged, open_failure
+
+    return rebuild_hint(f"--db {path} {open_failure(path, exc)}", path, is_damaged(exc))
+
+
+def rebuild_hint(problem: str, path: str, damaged: bool) -> str:
+    """A damaged index is rebuilt with ``index``: say the exact command."""
+    return problem + (f" with python -m lab index --db {path}" if damaged else "")
+
+
+def open_existing_index(path: str) -> "IndexStore":
+    """The index at ``path`` for reading: it must exist (a search never creates an empty index)."""
+    from lab.index import IndexOpenError, IndexStore, StoreError
+
+    where = Path(path)
+    if where.is_dir():
+        raise CommandFailure(ExitCode.DATABASE, f"--db {path} is a folder, not an index file")
+    if not where.is_file():
+        raise CommandFailure(ExitCode.DATABASE, f"--db {path}: no index there; build one first with "
+                                                f"python -m lab index --db {path}")
+    try:
+        return IndexStore(where)
+    except IndexOpenError as exc:
+        raise CommandFailure(ExitCode.DATABASE, rebuild_hint(f"--db {path} {exc.reason}", path, exc.damaged)) from None
+    except StoreError as exc:
+        raise CommandFailure(ExitCode.DATABASE, str(exc)) from None
+    except (sqlite3.Error, OSError) as exc:
+        raise CommandFailure(ExitCode.DATABASE, database_problem(path, exc)) from None

@@ -1,0 +1,217 @@
+"""``index`` and ``sync``: the lab's indexer against Notion (or any base URL), with progress, a summary,
+exit codes, and for ``sync`` a status file a monitor can watch."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
+from lab.cli.index_file import database_problem, open_index
+from lab.cli.options import RATE, SECONDS, AnnouncedRetry, interruptible, not_blank, token_from_env
+from lab.clock import WallClock, iso_minute
+from lab.errors import LabError
+from lab.notion import plain_text
+from lab.redaction import redact
+
+if TYPE_CHECKING:
+    from lab.index import IndexStore
+
+__all__ = ["add_indexer_parsers", "indexer_command", "sync_command"]
+
+_DEFAULT_TITLE = "Base de conocimiento"  # the bakery's knowledge base, in the lessons and the served simulator
+
+
+def indexer_command(args: argparse.Namespace, kind: str) -> int:
+    from lab.ingest.sync import GuardrailError
+
+    interruptible()
+    token = token_from_env(args.token_env)
+    created = not Path(args.db).exists()
+    store = open_index(args.db)
+    finished = False
+    try:
+        code = _run_indexer(args, kind, token, store)
+        finished = True
+        return code
+    except CommandFailure:
+        raise
+    except KeyboardInterrupt:
+        raise CommandFailure(ExitCode.INTERRUPTED, f"the index is unchanged ({args.db}){_kept(store)}",
+                       prefix="interrupted") from None
+    except WaitTooLong as exc:
+        raise CommandFailure(ExitCode.WAIT, f"{exc}; {args.db} is unchanged{_kept(store)}") from None
+    except sqlite3.Error as exc:
+        raise CommandFailure(ExitCode.DATABASE, f"{database_problem(args.db, exc)}; the index is unchanged") from None
+    except GuardrailError as exc:  # a refusal, not a failure: a monitor tells them apart by the exit code
+        raise CommandFailure(ExitCode.GUARDRAIL, f"{redact(str(exc), token)} (on the command line: --force); {args.db} "
+                                           "is unchanged", prefix="refused") from None
+    except (LabError, LookupError) as exc:  # every other lab error, pagination's included
+        raise CommandFailure(ExitCode.FAILED, f"{redact(str(exc), token)}; {args.db} is unchanged{_kept(store)}"
+                             ) from None
+    finally:
+        kept = not finished and _staged(store)
+        store.close()
+        if created and not finished and not kept:  # a first index that failed leaves no empty file behind
+            Path(args.db).unlink(missing_ok=True)
+
+
+def _staged(store: "IndexStore") -> int:
+    """How many pages an unfinished first index kept in the file (0 if the file cannot say)."""
+    try:
+        return store.staged_count()
+    except sqlite3.Error:
+        return 0
+
+
+def _kept(store: "IndexStore") -> str:
+    """What an interrupted first index kept for the next run, if anything."""
+    kept = _staged(store)
+    return f"; the {kept} pages read so far are kept: run the same command again to resume" if kept else ""
+
+
+def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> int:
+    from lab.client import DEFAULT_MAX_DEPTH, FixedRate, NotionClient
+    from lab.ingest.sync import SyncConfig, full_index, incremental_sync
+
+    clock = WallClock()
+    retry = AnnouncedRetry(max_wait=args.max_wait, say=lambda line: print(line, flush=True))
+    client = NotionClient(token, base_url=args.base_url, clock=clock, pacer=FixedRate(args.rate), retry=retry)
+    if kind == "sync":
+        _check_sync_source(args, store, client)
+    read, waited, counted = 0, 0.0, 0
+
+    def progress(page) -> None:
+        nonlocal read, waited, counted
+        read += 1
+        records = client.log.records
+        waited += sum(record.wait_s for record in records[counted:])
+        counted = len(records)
+        print(f"  [{read:3d}] {page.title}  ({len(page.blocks)} blocks; {len(records)} requests so far, "
+              f"{waited:.0f} s waited on the server)", flush=True)
+
+    title = args.title if args.title is not None else _DEFAULT_TITLE
+    config = SyncConfig(title=title, publishable_property=args.publishable_property,
+                        data_source_id=args.data_source, on_page=progress)
+    print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
+          f"requests/s", flush=True)
+    if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
+        print(f"resuming an interrupted index: {store.staged_count()} pages already read are kept unless "
+              "they changed since", flush=True)
+    if kind == "index":
+        report = full_index(client, store, clock, config)
+    else:
+        report = incremental_sync(client, store, clock, config, force=args.force)
+    log = client.log.frame()
+    print(f"done: {report.kind} run, {report.requests} requests ({int((log['status'] != 200).sum())} retried), "
+          f"{log['wait_s'].sum():.0f} s waited on the server")
+    if report.pages_resumed:
+        print(f"  resumed: {report.pages_resumed} pages taken from the interrupted run, not read again")
+    print(f"  pages re-read {len(report.pages_reread)}, removed {len(report.pages_removed)}; chunks new "
+          f"{report.chunks_new}, updated {report.chunks_updated}, unchanged {report.chunks_unchanged}, deleted "
+          f"{report.chunks_deleted}; {report.chunks_total} chunks in the index")
+    print(f"  watermark {report.watermark}; {report.tokens_embedded} tokens would go to an embedding API")
+    if report.blocks_too_deep:
+        print(f"  not read: what {len(report.blocks_too_deep)} blocks hold, nested deeper than {DEFAULT_MAX_DEPTH} "
+              f"levels (first: {report.blocks_too_deep[0]})")
+    return ExitCode.OK
+
+
+def _check_sync_source(args: argparse.Namespace, store: "IndexStore", client) -> None:
+    """A sync updates the data source its index was built from: asking for another one by id or by
+    title is refused before anything is read, not silently ignored."""
+    followed = store.get_meta("notion.data_source_id")
+    if followed is None:
+        return  # no index yet: this sync is a first, full index of what the options name
+    if args.data_source is not None and args.data_source.replace("-", "").lower() != followed.replace("-", ""):
+        raise CommandFailure(ExitCode.USAGE, f"{args.db} follows data source {followed}, not --data-source "
+                                       f"{args.data_source}; sync updates the data source an index was built from, "
+                                       "so index the other one into a new --db")
+    if args.title is not None:
+        found = plain_text(client.data_sources.retrieve(followed).get("title"))
+        if found != args.title:
+            raise CommandFailure(ExitCode.USAGE, f"{args.db} follows the data source titled {found!r}, not --title "
+                                           f"{args.title!r}; sync updates the data source an index was built "
+                                           "from, so index the other one into a new --db")
+
+
+def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base-url", default="https://api.notion.com",
+                        help="API host without /v1 (default: the real Notion API)")
+    parser.add_argument("--token-env", default="NOTION_TOKEN",
+                        help="name of the environment variable holding the token (default NOTION_TOKEN)")
+    parser.add_argument("--data-source", type=not_blank, default=None,
+                        help="data source id (default: search by --title)")
+    parser.add_argument("--title", type=not_blank, default=None,
+                        help=f"title of the data source to search for (default {_DEFAULT_TITLE!r})")
+    parser.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")
+    parser.add_argument("--db", required=True, help="SQLite file of the index")
+    parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
+    parser.add_argument("--max-wait", type=SECONDS, default=300.0,
+                        help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
+
+
+def sync_command(args: argparse.Namespace) -> int:
+    """``sync``, and with ``--status-file`` one line of JSON for a monitor, however the run ended."""
+    if args.status_file is None:
+        return indexer_command(args, "sync")
+    try:
+        code = indexer_command(args, "sync")
+    except CommandFailure as failure:
+        _write_status(args, failure.code, failure.line)
+        raise
+    return _write_status(args, ExitCode(code), "")
+
+
+def _write_status(args: argparse.Namespace, code: ExitCode, line: str) -> int:
+    """Write the status file for a run that ended with ``code``; the exit code to return."""
+    from lab.ingest.run_status import RunStatus, write_status_file
+
+    token = os.environ.get(args.token_env, "").strip() or None
+    run, watermark, chunks = _index_state(args.db)
+    if code == ExitCode.OK and run is not None:
+        status = RunStatus.from_run(run, exit_code=int(code))
+    else:
+        status = RunStatus(command="sync", outcome="refused" if code == ExitCode.GUARDRAIL else "failed",
+                           exit_code=int(code), finished_at=iso_minute(WallClock().datetime()), watermark=watermark,
+                           counts={} if chunks is None else {"chunks_total": chunks}, message=line)
+    try:
+        write_status_file(args.status_file, status, token)
+    except OSError as exc:
+        problem = f"error: cannot write --status-file {args.status_file} ({exc.strerror or exc}); a monitor " \
+                  "watching it sees the previous status"
+        print(problem, file=sys.stderr)
+        return int(ExitCode.FAILED) if code == ExitCode.OK else int(code)
+    return int(code)
+
+
+def _index_state(path: str) -> tuple[dict | None, str | None, int | None]:
+    """The index's last run, watermark and chunk count, or Nones when the file cannot say.
+
+    Only an existing, non-empty file is opened, so that reading it never creates an index."""
+    from lab.index import IndexStore
+
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return None, None, None
+    try:
+        with IndexStore(path) as store:
+            runs = store.sync_runs()
+            return (runs[-1] if runs else None), store.watermark("notion"), store.count_chunks()
+    except (LabError, sqlite3.Error, OSError):
+        return None, None, None
+
+
+def add_indexer_parsers(sub: argparse._SubParsersAction) -> None:
+    index = sub.add_parser("index", help="read every publishable page and build the index from scratch")
+    _add_indexer_options(index)
+    index.set_defaults(func=lambda args: indexer_command(args, "index"))
+    sync = sub.add_parser("sync", help="bring an index up to date with what changed since its watermark")
+    _add_indexer_options(sync)
+    sync.add_argument("--force", action="store_true", help="allow a reconciliation over the deletion guardrail")
+    sync.add_argument("--status-file", default=None, metavar="PATH",
+                      help="replace PATH with one line of JSON saying how the run ended (for a monitor)")
+    sync.set_defaults(func=sync_command)

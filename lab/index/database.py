@@ -1,0 +1,143 @@
+"""Opening the index file, its transactions, and the two numbers every run reads: the schema
+version and the generation.
+
+Several processes may open one file. Every write transaction starts with ``BEGIN IMMEDIATE``
+(one writer at a time; the others wait), the schema is created under that lock, and each
+published change of the index increments a generation number, so that a sync can tell whether
+the index it planned against is still the one it is about to write.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from lab.index.errors import IndexOpenError, StoreError, is_damaged, open_failure
+from lab.index.schema import check_schema, create_tables, tables
+
+__all__ = ["IndexDatabase", "BUSY_TIMEOUT_S"]
+
+BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
+
+
+class _ClosedIndex:
+    """Stands in for the connection of a closed store, so that using it names the mistake."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __getattr__(self, name: str) -> Any:
+        raise StoreError(f"the index {self.path} was closed; open it again with IndexStore({self.path!r})")
+
+
+class IndexDatabase:
+    """The index file itself: opened, checked, and written in transactions (the base of ``IndexStore``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            # transactions are explicit; a writer waits for another process's transaction to end
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        except sqlite3.DatabaseError as error:  # a missing folder, say
+            raise IndexOpenError(self.path, open_failure(self.path, error)) from None
+        try:
+            self._db.execute("PRAGMA foreign_keys = ON")
+            if self._db.execute("PRAGMA page_count").fetchone()[0] == 0:
+                # only on a new file, before anything is written to it (on an existing one the pragma
+                # changes nothing but the file's bytes): the space of deleted rows can then be given
+                # back to the file system (see release_free_space)
+                self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            self._use_write_ahead_log()
+        except sqlite3.DatabaseError as error:  # not SQLite, damaged, read-only
+            self._db.close()
+            raise IndexOpenError(self.path, open_failure(self.path, error), is_damaged(error)) from None
+        self._check_or_create_schema()
+
+    def _use_write_ahead_log(self) -> None:
+        """Write-ahead log, synced at checkpoints: a commit (one per page a first index reads) costs
+        no fsync, a killed process loses nothing committed, and a power cut can roll back the last
+        commits (the index and its watermark together) but never corrupts the file."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:  # switching a new file needs it alone, and SQLite does not wait for that itself
+                self._db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        # a deleted row's bytes are overwritten, not left in the file's free space (builds differ in the default)
+        self._db.execute("PRAGMA secure_delete = ON")
+
+    def _check_or_create_schema(self) -> None:
+        if not tables(self._db):
+            with self.transaction():  # under the write lock: two processes opening a new file create it once
+                if not tables(self._db):
+                    create_tables(self._db)
+        check_schema(self._db, self.path)
+
+    def close(self) -> None:
+        """Close the file; any later use of this store raises :class:`StoreError` (closing twice is fine)."""
+        if not isinstance(self._db, _ClosedIndex):
+            self._db.close()
+            self._db = _ClosedIndex(self.path)  # type: ignore[assignment]
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"IndexStore({self.path!r})"
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside the block land together or not at all (one writer at a time)."""
+        with self._transaction("BEGIN IMMEDIATE"):
+            yield
+
+    @contextmanager
+    def read_transaction(self) -> Iterator[None]:
+        """Every read inside the block sees one state of the index, whatever other processes commit."""
+        with self._transaction("BEGIN"):
+            yield
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[None]:
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute(begin)
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def generation(self) -> int:
+        """How many times a sync or full index has published into this index."""
+        return int(self.get_meta("generation") or 0)
+
+    def bump_generation(self) -> int:
+        """Count one more publication (inside the publishing transaction); the new generation."""
+        with self.transaction():
+            generation = self.generation() + 1
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(generation),))
+            return generation
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        if key == "schema_version":
+            raise StoreError("the schema version is written once, when the index is created")
+        with self.transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))

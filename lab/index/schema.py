@@ -1,0 +1,167 @@
+"""The index's tables, and the version that says which lab can read them.
+
+A file holds the version of its schema in ``meta``; a lab opens only its own version, and a
+file without ``meta`` is not a lab index at all. A change to any table below is a new version:
+older files are refused with the command that builds a new one, never read with wrong
+assumptions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from lab.index.errors import SchemaVersionError
+
+__all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "create_tables", "check_schema", "tables"]
+
+SCHEMA_VERSION = 5
+CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE models (
+    model TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('dense', 'counts')),
+    dimension INTEGER NOT NULL CHECK (dimension >= 0),
+    analyzer TEXT
+);
+CREATE TABLE chunks (
+    id TEXT PRIMARY KEY,
+    page_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    type TEXT NOT NULL,
+    section TEXT,
+    ord INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    edited TEXT NOT NULL
+);
+CREATE INDEX chunks_by_page ON chunks (page_id);
+CREATE TABLE vectors (
+    id TEXT NOT NULL,
+    model TEXT NOT NULL REFERENCES models (model),
+    vector BLOB NOT NULL,
+    PRIMARY KEY (id, model)
+);
+CREATE INDEX vectors_by_model ON vectors (model);
+CREATE TABLE term_counts (
+    id TEXT PRIMARY KEY,
+    terms BLOB NOT NULL,
+    counts BLOB NOT NULL
+);
+CREATE TABLE terms (
+    term_id INTEGER PRIMARY KEY,
+    term TEXT NOT NULL UNIQUE,
+    df INTEGER NOT NULL CHECK (df >= 0)
+);
+CREATE TABLE pages (
+    page_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    type TEXT NOT NULL,
+    edited TEXT NOT NULL,
+    url TEXT NOT NULL DEFAULT '',
+    read_at TEXT NOT NULL DEFAULT '',
+    parent_id TEXT,
+    child_pages INTEGER NOT NULL DEFAULT 0,
+    shown_originals TEXT NOT NULL DEFAULT '{}',
+    held_originals TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE staged_pages (
+    page_id TEXT PRIMARY KEY,
+    data_source_id TEXT NOT NULL,
+    parent_id TEXT,
+    read_at TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE TABLE sync_state (source TEXT PRIMARY KEY, watermark TEXT NOT NULL);
+CREATE TABLE sync_runs (
+    run INTEGER PRIMARY KEY AUTOINCREMENT,
+    source TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    watermark_before TEXT,
+    watermark TEXT NOT NULL,
+    ran_at TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    pages_reread INTEGER NOT NULL,
+    pages_removed INTEGER NOT NULL,
+    chunks_new INTEGER NOT NULL,
+    chunks_updated INTEGER NOT NULL,
+    chunks_unchanged INTEGER NOT NULL,
+    chunks_deleted INTEGER NOT NULL,
+    chunks_total INTEGER NOT NULL,
+    tokens_embedded INTEGER NOT NULL
+);
+"""
+
+# Tables of ingestion runs over folders of files and of model switches (lab.ingest.files,
+# lab.ingest.serving); they refer to chunks by id and leave the chunks table's layout alone.
+_FILE_RUN_SCHEMA = """;
+CREATE TABLE ingested_files (
+    source TEXT NOT NULL,
+    path TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    chunker TEXT NOT NULL,
+    chunker_params TEXT NOT NULL,
+    chunker_version TEXT NOT NULL,
+    PRIMARY KEY (source, path)
+);
+CREATE TABLE file_chunks (
+    chunk_id TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    path TEXT NOT NULL
+);
+CREATE INDEX file_chunks_by_file ON file_chunks (source, path);
+CREATE TABLE model_switches (
+    model TEXT PRIMARY KEY,
+    replaces TEXT NOT NULL
+);
+"""
+
+# What a search learned from the chunks (lab.retrieval.index_search), one row per recipe. Any write
+# to the rows a search reads deletes every state and draws a new content stamp, in the writing
+# transaction itself: a state in the file always describes the chunks beside it, no text of a page
+# that left the index survives in one, and a searcher that kept a stamp knows the chunks moved. The
+# stamp is random, not a counter, so that an index restored from an older image never repeats one.
+_SEARCHER_SCHEMA = """;
+CREATE TABLE searcher_states (
+    recipe TEXT PRIMARY KEY,
+    content_stamp TEXT NOT NULL,
+    state BLOB NOT NULL
+);
+"""
+_CONTENT_TABLES = ("chunks", "vectors", "term_counts")
+_CONTENT_TRIGGERS = [
+    f"CREATE TRIGGER {table}_{event.lower()}_moves_content AFTER {event} ON {table} BEGIN "
+    "UPDATE meta SET value = lower(hex(randomblob(8))) WHERE key = 'content_stamp'; "
+    "DELETE FROM searcher_states; END"
+    for table in _CONTENT_TABLES for event in ("INSERT", "UPDATE", "DELETE")]
+
+
+def tables(db: sqlite3.Connection) -> set[str]:
+    """The names of the tables in the file (none in a new one)."""
+    return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def create_tables(db: sqlite3.Connection) -> None:
+    """Create every table of a new index and record its schema version and generation 0 (inside the
+    caller's write transaction, so that two processes opening one new file create it once)."""
+    for statement in (_SCHEMA + _FILE_RUN_SCHEMA + _SEARCHER_SCHEMA).strip().split(";"):
+        if statement.strip():
+            db.execute(statement)
+    for trigger in _CONTENT_TRIGGERS:
+        db.execute(trigger)
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("schema_version", str(SCHEMA_VERSION)), ("generation", "0"),
+                                                     ("content_stamp", "new")])
+
+
+def check_schema(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a file that is not a lab index, or that another schema version wrote."""
+    if "meta" not in tables(db):
+        raise SchemaVersionError(f"{path} is a SQLite file but not a lab index (no meta table); refusing to touch it")
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    found = row[0] if row else "unknown"
+    if found != str(SCHEMA_VERSION):
+        raise SchemaVersionError(f"{path} was written by index schema version {found}; this lab reads version "
+                                 f"{SCHEMA_VERSION}. Rebuild the index (python -m lab index) into a new file rather "
+                                 "than opening this one.")

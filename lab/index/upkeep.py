@@ -1,0 +1,94 @@
+"""Looking after the file and looking inside it: giving space back, erasing deleted text, copying
+the whole index as bytes, and the comparisons and counts the tests and lessons read."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Upkeep"]
+
+_DERIVED = ('INSERT INTO "searcher_states"', "INSERT INTO \"meta\" VALUES('content_stamp',")
+
+
+class Upkeep:
+    """Free space, erasure, images, dumps and counts of the whole index (a part of ``IndexStore``)."""
+
+    _db: sqlite3.Connection
+
+    def release_free_space(self) -> None:
+        """Give the space deleted rows left in the file back to the file system (after a
+        transaction, not in one): a first index of 10,000 pages stages hundreds of megabytes of
+        blocks that the published index does not keep."""
+        if not self._db.in_transaction:
+            # a script runs the pragma to its end; execute() would free a single page
+            self._db.executescript("PRAGMA incremental_vacuum;")
+
+    def erase_deleted(self) -> None:
+        """Write the write-ahead log into the file and empty it (after a transaction, not in one): the
+        log still holds the pages as they were before rows were deleted, so the text of a page that was
+        unshared or unpublished would stay readable in it until the process ends."""
+        if not self._db.in_transaction:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def serialize(self) -> bytes:
+        """The whole index as bytes (a SQLite database image), for :meth:`restore`."""
+        image = bytearray(self._db.serialize())
+        image[18:20] = b"\x01\x01"  # marked as rollback-journal, the mode an image in memory can open
+        return bytes(image)
+
+    def restore(self, image: bytes) -> None:
+        """Make the index exactly the one :meth:`serialize` returned, in place (same file)."""
+        source = sqlite3.connect(":memory:")
+        try:
+            source.deserialize(image)
+            source.backup(self._db)
+        finally:
+            source.close()
+
+    def dump(self) -> str:
+        """A logical dump (SQL text) of the whole index: two equal dumps mean equal indexes. What a
+        search derived from the content is left out (fitted search states, and the random stamp drawn
+        at every write of the content, :mod:`lab.index.searcher_states`): it is a cache, not the index."""
+        return "\n".join(line for line in self._db.iterdump() if not line.startswith(_DERIVED))
+
+    def state(self) -> dict[str, Any]:
+        """What the index holds, without bookkeeping that depends on when or how it was written.
+
+        Chunks (every column), dense vectors, term counts (as term -> count per chunk) and
+        document frequencies (by term), pages (without ``read_at``), models and watermarks; the
+        ``sync_runs`` log, the staging area and the term ids (numbered as terms first appeared)
+        are left out. Two indexes built from the same content by different runs (one
+        interrupted and resumed, one under heavy faults, one synced edit by edit) compare equal.
+        """
+        chunks = self._db.execute("SELECT * FROM chunks ORDER BY id").fetchall()
+        vectors = self._db.execute("SELECT * FROM vectors ORDER BY id, model").fetchall()
+        term_of = dict(self._db.execute("SELECT term_id, term FROM terms"))
+        counts = [(chunk_id, sorted(zip(map(term_of.__getitem__, np.frombuffer(terms, dtype=np.int32).tolist()),
+                                        np.frombuffer(numbers, dtype=np.int32).tolist())))
+                  for chunk_id, terms, numbers in self._db.execute("SELECT * FROM term_counts ORDER BY id")]
+        frequencies = self._db.execute("SELECT term, df FROM terms ORDER BY term").fetchall()
+        pages = self._db.execute("SELECT page_id, title, type, edited, url, parent_id, child_pages FROM pages "
+                                 "ORDER BY page_id").fetchall()
+        models = self._db.execute("SELECT model, kind, analyzer FROM models ORDER BY model").fetchall()
+        return {"chunks": chunks, "vectors": vectors, "term_counts": counts, "document_frequencies": frequencies,
+                "pages": pages, "models": (self.models(), models),
+                "sync_state": self._db.execute("SELECT * FROM sync_state ORDER BY source").fetchall()}
+
+    def table_counts(self) -> dict[str, int]:
+        names = [r[0] for r in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {n: self._db.execute(f"SELECT COUNT(*) FROM {n}").fetchone()[0] for n in names}
+
+    def vector_bytes(self, model: str | None = None) -> int:
+        """Bytes the vectors take: dense BLOBs, and for a term count model its per-chunk term ids
+        and counts (the terms themselves, stored once, are not counted)."""
+        dense = "SELECT COALESCE(SUM(LENGTH(vector)), 0) FROM vectors"
+        sparse = "SELECT COALESCE(SUM(LENGTH(terms) + LENGTH(counts)), 0) FROM term_counts"
+        if model is None:
+            return self._db.execute(dense).fetchone()[0] + self._db.execute(sparse).fetchone()[0]
+        if self._kind(model) == "counts":
+            return self._db.execute(sparse).fetchone()[0]
+        return self._db.execute(dense + " WHERE model = ?", (model,)).fetchone()[0]

@@ -1,0 +1,122 @@
+"""``python -m lab search`` and ``ask``: an index built from the served simulator answers questions."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from lab.cli import DEFAULT_SERVE_TOKEN, ExitCode, main
+from lab.clock import WallClock
+from lab.index import IndexStore
+from lab.retrieval import RecallAt, ReciprocalRank, evaluate_search, heldout_bakery_questions
+from lab.simulator import bakery_workspace
+from lab.simulator.server import serve_in_background
+from lab.simulator.workspaces import bakery_simulator
+from lab.vectors import Hit
+
+TABLES = Path(__file__).resolve().parents[1] / "data" / "tables"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """An index built by ``python -m lab index`` against the served bakery."""
+    db = tmp_path_factory.mktemp("cli") / "kb.sqlite"
+    sim = bakery_simulator(seed=0, clock=WallClock(), tokens={"indexador": DEFAULT_SERVE_TOKEN})
+    with serve_in_background(sim) as server, mock.patch.dict(os.environ, {"NOTION_TOKEN": DEFAULT_SERVE_TOKEN}):
+        assert main(["index", "--base-url", server.base_url, "--db", str(db), "--rate", "50"]) == ExitCode.OK
+    return db
+
+
+def _search(argv: list[str], stdin: str, capsys, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_search_answers_the_held_out_questions_as_lesson_10s_tuned_table_says(built, capsys, monkeypatch) -> None:
+    questions = heldout_bakery_questions(bakery_workspace().page_id)
+    stdin = "".join(f"{q.question}\n\n" for q in questions)  # blank lines are skipped
+    code, out, _ = _search(["search", "--db", str(built), "-k", "50", "--json"], stdin, capsys, monkeypatch)
+    assert code == ExitCode.OK
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [a["question"] for a in answers] == [q.question for q in questions]
+    hits = {a["question"]: [Hit(id=h["chunk_id"], score=h["score"], title=h["title"], section=h["section"],
+                                page_id=h["page_id"], url=h["url"], edited=h["edited"]) for h in a["hits"]]
+            for a in answers}
+    scores = evaluate_search(lambda q: hits[q.question], questions, [RecallAt(8), ReciprocalRank()])
+    with open(TABLES / "10_ladder_heldout.csv", encoding="utf-8") as table:
+        heldout = next(row for row in csv.DictReader(table) if "afterwards" in row["questions"])
+    assert round(scores["recall@8"].mean(), 3) == float(heldout["reached recall@8"])
+    assert round(scores["MRR"].mean(), 3) == float(heldout["reached MRR"])
+    assert all(h["url"].startswith("https://www.notion.so/") and h["edited"] for a in answers for h in a["hits"])
+
+
+def test_search_prints_title_and_section_url_and_score_for_each_hit(built, capsys, monkeypatch) -> None:
+    code, out, _ = _search(["search", "--db", str(built), "-k", "3", "¿Abren", "el", "1", "de", "mayo?"], "",
+                           capsys, monkeypatch)
+    lines = out.splitlines()
+    assert code == ExitCode.OK and lines[0] == "¿Abren el 1 de mayo?"
+    assert lines[1].startswith("   1. Aviso: puente del 1 de mayo > ") and lines[1].endswith(")")
+    assert lines[2].strip().startswith("https://www.notion.so/Aviso-puente-del-1-de-mayo-")
+    assert len([line for line in lines if line.startswith("   ") and ". " in line[:6]]) == 3
+
+
+def test_a_dash_reads_the_questions_from_standard_input(built, capsys, monkeypatch) -> None:
+    code, out, _ = _search(["search", "--db", str(built), "-k", "1", "--json", "-"], "horario\nreembolso\n", capsys,
+                           monkeypatch)
+    assert code == ExitCode.OK and [json.loads(line)["question"] for line in out.splitlines()] == ["horario",
+                                                                                                  "reembolso"]
+
+
+def test_ask_cites_its_sources_or_abstains_and_says_why(built, capsys) -> None:
+    assert main(["ask", "--db", str(built), "¿Abren el 1 de mayo?"]) == ExitCode.OK
+    answered = capsys.readouterr().out
+    assert "1 de mayo" in answered.splitlines()[0] and "[" in answered.splitlines()[0]
+    assert "sources (* cited):" in answered and " *[" in answered and "https://www.notion.so/" in answered
+    assert main(["ask", "--db", str(built), "¿Cuál es la contraseña del wifi?"]) == ExitCode.OK
+    abstained = capsys.readouterr().out
+    assert abstained.startswith("No encuentro la respuesta") and "(abstained: the best sentence" in abstained
+    assert "below the threshold 0.355" in abstained and " *[" not in abstained
+
+
+def test_a_missing_file_is_not_created_and_says_how_to_build_an_index(tmp_path, capsys) -> None:
+    missing = tmp_path / "none.sqlite"
+    assert main(["search", "--db", str(missing), "hola"]) == ExitCode.DATABASE
+    assert f"build one first with python -m lab index --db {missing}" in capsys.readouterr().err
+    assert not missing.exists()
+
+
+def test_an_empty_an_older_or_a_foreign_file_is_one_line_with_the_command_that_fixes_it(tmp_path, capsys) -> None:
+    empty = tmp_path / "empty.sqlite"
+    IndexStore(empty).close()
+    assert main(["ask", "--db", str(empty), "hola"]) == ExitCode.DATABASE
+    err = capsys.readouterr().err
+    assert "holds no chunks yet" in err and f"python -m lab index --db {empty}" in err and len(err.splitlines()) == 1
+    older = tmp_path / "older.sqlite"
+    IndexStore(older).close()
+    with sqlite3.connect(older) as db:
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    assert main(["search", "--db", str(older), "hola"]) == ExitCode.DATABASE
+    err = capsys.readouterr().err
+    assert "schema version 4" in err and "python -m lab index" in err and len(err.splitlines()) == 1
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE notes (x)")
+    assert main(["search", "--db", str(foreign), "hola"]) == ExitCode.DATABASE
+    assert "not a lab index" in capsys.readouterr().err
+
+
+def test_ask_without_a_question_or_with_a_threshold_out_of_range_is_a_usage_error(built, capsys) -> None:
+    assert main(["ask", "--db", str(built), " "]) == ExitCode.USAGE
+    assert "ask needs a question" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["ask", "--db", str(built), "--threshold", "1.5", "hola"])
+    assert exit_.value.code == ExitCode.USAGE

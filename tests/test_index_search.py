@@ -1,0 +1,186 @@
+"""Searching an index: the recipe lesson 10 tunes, fitted once on the index's chunks, kept in the file."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lab.course.lesson06 import fresh_world
+from lab.index import IndexStore
+from lab.ingest.sync import full_index, incremental_sync
+from lab.retrieval import (TUNED, IndexNotSearchableError, IndexSearcher, RecallAt, Recipe, ReciprocalRank,
+                           SearchCorpus, TfidfRetriever, evaluate_search, heldout_bakery_questions)
+from lab.retrieval.fitted_state import (FittedStateError, fitted_state, restore_fitted, state_from_bytes,
+                                        state_to_bytes)
+from lab.simulator import bakery_workspace
+
+TABLES = Path(__file__).resolve().parents[1] / "data" / "tables"
+QUESTIONS = ["¿Abren el 1 de mayo?", "¿El rol de canela lleva nuez?", "¿Hasta cuándo puedo cancelar un pastel?",
+             "¿Hacen entregas a domicilio?", "¿Dónde queda la tienda?"]
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory) -> Path:
+    """A full index of the bakery in a file, searched once (so its fitted state is kept in it)."""
+    path = tmp_path_factory.mktemp("index") / "kb.sqlite"
+    world = fresh_world(path)
+    _, clock, client, store = world.parts
+    full_index(client, store, clock)
+    IndexSearcher(store)
+    store.close()
+    return path
+
+
+@pytest.fixture()
+def copy_of(indexed, tmp_path) -> IndexStore:
+    """A scratch copy of the searched index, for tests that change it."""
+    target = tmp_path / "kb.sqlite"
+    shutil.copy(indexed, target)
+    with IndexStore(target) as store:
+        yield store
+
+
+def test_the_index_is_searched_with_the_recipe_its_indexer_recorded(indexed) -> None:
+    with IndexStore(indexed) as store:
+        assert store.search_recipe() == "tuned"
+        assert IndexSearcher(store).recipe == TUNED
+
+
+def test_the_index_ranks_exactly_as_the_recipe_fitted_in_memory_on_the_same_chunks(indexed) -> None:
+    with IndexStore(indexed) as store:
+        served = IndexSearcher(store)
+        in_memory = TUNED.retriever().fit(SearchCorpus.from_chunks(store.chunks(), pages=store.pages()))
+        questions = [q.question for q in heldout_bakery_questions(bakery_workspace().page_id)] + QUESTIONS
+        assert served.search_many(questions, k=50) == in_memory.search_many(questions, k=50)
+
+
+def test_the_held_out_questions_score_what_lesson_10s_table_says_the_recipe_reached(indexed) -> None:
+    with IndexStore(indexed) as store:
+        searcher = IndexSearcher(store)
+        questions = heldout_bakery_questions(bakery_workspace().page_id)
+        scores = evaluate_search(lambda q: searcher.search(q.question, k=50), questions, [RecallAt(8), ReciprocalRank()])
+    with open(TABLES / "10_ladder_heldout.csv", encoding="utf-8") as table:
+        heldout = next(row for row in csv.DictReader(table) if "afterwards" in row["questions"])
+    assert round(scores["recall@8"].mean(), 3) == float(heldout["reached recall@8"])
+    assert round(scores["MRR"].mean(), 3) == float(heldout["reached MRR"])
+
+
+def test_hits_carry_title_section_url_and_last_edit(indexed) -> None:
+    with IndexStore(indexed) as store:
+        hit = IndexSearcher(store).search("¿Abren el 1 de mayo?", k=1)[0]
+        page = store.pages()[hit.page_id]
+    assert hit.title == page.title and hit.url == page.url and hit.url.startswith("https://")
+    assert hit.edited and hit.section is None or isinstance(hit.section, str)
+
+
+def test_a_second_process_loads_the_fitted_state_instead_of_fitting(indexed) -> None:
+    with IndexStore(indexed) as store:
+        first = IndexSearcher(store)
+        again = IndexSearcher(store)
+        assert first.loaded_ and again.loaded_
+        assert first.search_many(QUESTIONS, k=10) == again.search_many(QUESTIONS, k=10)
+
+
+def test_a_sync_that_changes_chunks_drops_the_state_and_a_live_searcher_follows_it(tmp_path) -> None:
+    world = fresh_world(tmp_path / "kb.sqlite")
+    workspace, clock, client, store = world.parts
+    full_index(client, store, clock)
+    searcher = IndexSearcher(store)
+    stamp, key = store.content_stamp(), searcher._state_key()
+    assert store.searcher_state(key) is not None
+    page = workspace.page_by_title("Política de cancelaciones")
+    clock.advance(600)
+    workspace.edit_block_text(workspace.find_block(page.id, "Esta política aplica").id,
+                              "Los pedidos de pasteles con zarzamoras se cancelan con un día de anticipación.")
+    clock.advance(600)
+    incremental_sync(client, store, clock)
+    assert store.content_stamp() != stamp and store.searcher_state(key) is None  # gone in the sync's transaction
+    hits = searcher.search("zarzamoras", k=3)
+    assert searcher.content_stamp_ == store.content_stamp() and not searcher.loaded_
+    assert hits and hits[0].page_id == page.id
+    assert store.searcher_state(key) is not None  # the refit is kept for the next process
+
+
+def test_a_state_fitted_on_content_that_changed_meanwhile_is_not_kept(copy_of) -> None:
+    stamp = copy_of.content_stamp()
+    copy_of.update_chunks(copy_of.chunks()[:1])  # any write of the content draws a new stamp
+    assert not copy_of.keep_searcher_state("some recipe", b"state", stamp)
+    assert copy_of.keep_searcher_state("some recipe", b"state", copy_of.content_stamp())
+
+
+def test_a_state_the_lab_cannot_read_is_fitted_again_not_trusted(copy_of) -> None:
+    key = IndexSearcher(copy_of)._state_key()
+    with copy_of.transaction():
+        copy_of._db.execute("UPDATE searcher_states SET state = ? WHERE recipe = ?", (b"not a state", key))
+    searcher = IndexSearcher(copy_of)
+    assert not searcher.loaded_ and searcher.search("¿Abren el 1 de mayo?", k=1)
+
+
+def test_an_empty_index_or_an_unknown_recipe_says_which_command_builds_a_searchable_one(tmp_path) -> None:
+    with IndexStore(tmp_path / "empty.sqlite") as store:
+        with pytest.raises(IndexNotSearchableError, match="holds no chunks yet.*python -m lab index --db"):
+            IndexSearcher(store)
+        store.set_search_recipe("from-the-future")
+        with pytest.raises(IndexNotSearchableError, match="'from-the-future'.*rebuild it with python -m lab index"):
+            IndexSearcher(store)
+
+
+def test_a_retriever_given_directly_is_fitted_in_memory_and_its_state_is_not_kept(copy_of) -> None:
+    searcher = IndexSearcher(copy_of, TfidfRetriever())
+    assert searcher.search("¿Abren el 1 de mayo?", k=3)
+    assert copy_of._db.execute("SELECT COUNT(*) FROM searcher_states").fetchone()[0] == 1  # TUNED's, from before
+
+
+def test_the_audience_filter_applies_before_ranking(indexed) -> None:
+    with IndexStore(indexed) as store:
+        pages = sorted(store.pages())
+        audiences = {page: ("staff" if i % 2 else "customers") for i, page in enumerate(pages)}
+        searcher = IndexSearcher(store, audiences=audiences)
+        hits = searcher.search("¿Abren el 1 de mayo?", k=8, audience="customers")
+    assert len(hits) == 8 and {audiences[h.page_id] for h in hits} == {"customers"}
+
+
+# ---------------------------------------------------------------- fitted states
+
+@pytest.fixture(scope="module")
+def small_corpus(indexed) -> SearchCorpus:
+    with IndexStore(indexed) as store:
+        return SearchCorpus.from_chunks(store.chunks()[:90], pages=store.pages())
+
+
+RUNG_RECIPES = {
+    "bm25": Recipe(),
+    "rm3 on bm25, headings x2": Recipe(feedback=True, heading_weight=2),
+    "bm25f with rm3, lsa": Recipe(bm25f=True, feedback=True, lsa_components=32),
+    "tuned": TUNED,
+    "tuned, two analyzers, sections": Recipe(analyzer=TUNED.analyzer, heading_weight=2, lsa_components=32,
+                                             bm25f=True, fuse_analyzers=(Recipe().analyzer,), unit="section"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNG_RECIPES))
+def test_a_fitted_state_restored_into_a_new_retriever_searches_exactly_as_the_fitted_one(name, small_corpus) -> None:
+    recipe = RUNG_RECIPES[name]
+    fitted = recipe.retriever().fit(small_corpus)
+    restored = restore_fitted(recipe.retriever(), state_from_bytes(state_to_bytes(fitted_state(fitted))),
+                              small_corpus)
+    assert restored.search_many(QUESTIONS, k=20) == fitted.search_many(QUESTIONS, k=20)
+
+
+def test_a_state_is_refused_when_it_names_a_class_from_outside_the_lab_or_holds_pickled_objects(small_corpus) -> None:
+    state = fitted_state(TUNED.retriever().fit(small_corpus))
+    description = str(state["__description__"]).replace('"module": "lab.vectors.tfidf"', '"module": "os"')
+    with pytest.raises(FittedStateError, match="only the lab's own models"):
+        restore_fitted(TUNED.retriever(), {**state, "__description__": np.array(description)}, small_corpus)
+    with pytest.raises(ValueError, match="allow_pickle"):
+        state_from_bytes(state_to_bytes({"x": np.array([object()], dtype=object)}))
+
+
+def test_a_state_poured_into_a_retriever_built_another_way_is_refused(small_corpus) -> None:
+    state = fitted_state(Recipe().retriever().fit(small_corpus))
+    with pytest.raises(FittedStateError, match="written by a BM25Retriever, not a RRF"):
+        restore_fitted(TUNED.retriever(), state, small_corpus)
