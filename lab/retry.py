@@ -3,17 +3,21 @@
 Modelled on urllib3's ``Retry``: the policy decides (:meth:`RetryPolicy.wait`), and a client's
 loop only sleeps on its own clock and tries again, or raises its own typed error. The Notion
 client, the Voyage AI embeddings and the Anthropic Messages call all ask the same policy, so a
-429 means the same thing to each of them.
+429 means the same thing to each of them. The Notion client paces and logs every attempt in its
+own loop; a client with nothing more to do between attempts uses :func:`send_with_retries`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-__all__ = ["RetryPolicy", "parse_retry_after", "RETRY_AFTER_STATUSES", "SERVER_ERROR_STATUSES"]
+__all__ = ["RetryPolicy", "Attempt", "send_with_retries", "parse_retry_after", "RETRY_AFTER_STATUSES",
+           "SERVER_ERROR_STATUSES"]
 
 #: The server did not process the request and says when to come back: safe to resend any call.
 RETRY_AFTER_STATUSES = frozenset({429, 529})
@@ -101,3 +105,40 @@ class RetryPolicy:
         if status in RETRY_AFTER_STATUSES and retry_after is not None and self.respect_retry_after:
             return min(retry_after, self.max_wait)
         return min(self.backoff(attempt, rng), self.max_wait)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What one try of a request came to: its ``result`` if it succeeded; otherwise the status it got
+    (``None``: no answer at all), the server's ``Retry-After`` in seconds, and what went wrong, in words."""
+
+    ok: bool
+    result: Any = None
+    status: int | None = None
+    retry_after: float | None = None
+    failure: str = ""
+
+    @classmethod
+    def succeeded(cls, result: Any) -> Attempt:
+        return cls(ok=True, result=result)
+
+    @classmethod
+    def failed(cls, failure: str, status: int | None = None, retry_after: float | None = None) -> Attempt:
+        return cls(ok=False, status=status, retry_after=retry_after, failure=failure)
+
+
+def send_with_retries(send: Callable[[int], Attempt], policy: RetryPolicy, sleep: Callable[[float], None], *,
+                      idempotent: bool, rng: np.random.Generator) -> tuple[Attempt, int]:
+    """Call ``send(attempt_number)`` until an attempt succeeds or ``policy`` gives up, sleeping what it
+    decides in between; the last attempt and how many were made (the caller raises its own error
+    when the last one failed)."""
+    attempt = 0
+    while True:
+        attempt += 1
+        outcome = send(attempt)
+        if outcome.ok:
+            return outcome, attempt
+        wait = policy.wait(outcome.status, outcome.retry_after, idempotent=idempotent, attempt=attempt, rng=rng)
+        if wait is None:
+            return outcome, attempt
+        sleep(wait)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from lab.retry import RetryPolicy, parse_retry_after
+from lab.retry import Attempt, RetryPolicy, parse_retry_after, send_with_retries
 
 POLICY = RetryPolicy(max_attempts=4, backoff_base=0.5, backoff_cap=8.0, max_wait=30.0, seed=0)
 
@@ -111,3 +111,27 @@ def test_a_policy_needs_an_attempt_and_a_positive_cap() -> None:
     with pytest.raises(ValueError, match="max_wait"):
         RetryPolicy(max_wait=0)
     assert isinstance(RetryPolicy().rng(), np.random.Generator)
+
+
+def test_send_with_retries_sleeps_what_the_policy_decides_until_an_attempt_succeeds() -> None:
+    answers = iter([Attempt.failed("busy", 429, 2.0), Attempt.failed("down", 503), Attempt.succeeded({"ok": 1})])
+    slept: list[float] = []
+    policy = RetryPolicy(max_attempts=5)
+    last, attempts = send_with_retries(lambda attempt: next(answers), policy, slept.append, idempotent=True,
+                                       rng=policy.rng())
+    assert last.ok and last.result == {"ok": 1} and attempts == 3
+    assert slept[0] == 2.0 and len(slept) == 2  # Retry-After waited exactly, then a backoff
+
+
+def test_send_with_retries_returns_the_last_failure_when_the_policy_gives_up() -> None:
+    seen: list[int] = []
+
+    def send(attempt: int) -> Attempt:
+        seen.append(attempt)
+        return Attempt.failed(f"500 on attempt {attempt}", 500)
+
+    policy = RetryPolicy(max_attempts=4)
+    last, attempts = send_with_retries(send, policy, lambda seconds: None, idempotent=False, rng=policy.rng())
+    assert not last.ok and last.failure == "500 on attempt 1" and attempts == 1 and seen == [1]  # not idempotent
+    last, attempts = send_with_retries(send, policy, lambda seconds: None, idempotent=True, rng=policy.rng())
+    assert last.failure == "500 on attempt 4" and attempts == 4

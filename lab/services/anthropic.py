@@ -20,7 +20,7 @@ import requests
 from lab.clock import Clock, WallClock
 from lab.errors import LabError
 from lab.redaction import check_secret, redact
-from lab.retry import RetryPolicy, parse_retry_after
+from lab.retry import Attempt, RetryPolicy, parse_retry_after, send_with_retries
 
 __all__ = ["ANTHROPIC_API_URL", "ANTHROPIC_VERSION", "DEFAULT_MODEL", "MessagesPrompt", "MessagesConversation",
            "ModelAnswer", "ModelCallError", "Skipped", "call_model", "request_body"]
@@ -116,27 +116,24 @@ def call_model(prompt: MessagesPrompt | MessagesConversation, model: str = DEFAU
     poster = session if session is not None else requests
     retry = retry or RetryPolicy(max_attempts=3)
     clock = clock or WallClock()
-    rng = retry.rng()
-    attempt = 0
-    while True:
-        attempt += 1
+
+    def send(attempt: int) -> Attempt:
         try:
             response = poster.post(url, json=payload, headers=headers, timeout=timeout)
         except requests.RequestException as exc:
-            status, retry_after = None, None
-            failure = f"could not reach {url}: {type(exc).__name__}: {exc}"
-        else:
-            if response.status_code < 400:
-                return _read_answer(response)
-            status, retry_after = response.status_code, parse_retry_after(response.headers.get("retry-after"))
-            failure = _api_error(response)
-        # A 500 may come after the model wrote (and billed) its answer: only a refusal is sent again.
-        wait = retry.wait(status, retry_after, idempotent=False, attempt=attempt, rng=rng)
-        if wait is None:
-            # Raised outside the handler so the original exception, whose request carries the key
-            # header, is not attached as context.
-            raise ModelCallError(redact(failure, key), status_code=status)
-        clock.sleep(wait)
+            return Attempt.failed(f"could not reach {url}: {type(exc).__name__}: {exc}")
+        if response.status_code < 400:
+            return Attempt.succeeded(response)
+        return Attempt.failed(_api_error(response), response.status_code,
+                              parse_retry_after(response.headers.get("retry-after")))
+
+    # A 500 may come after the model wrote (and billed) its answer: only a refusal is sent again.
+    last, _ = send_with_retries(send, retry, clock.sleep, idempotent=False, rng=retry.rng())
+    if not last.ok:
+        # Raised here, not in a handler, so that no exception whose request carries the key header is
+        # attached as context.
+        raise ModelCallError(redact(last.failure, key), status_code=last.status)
+    return _read_answer(last.result)
 
 
 def _json_body(response: requests.Response) -> object:

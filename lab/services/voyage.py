@@ -24,7 +24,7 @@ import requests
 from lab.clock import Clock, WallClock
 from lab.errors import LabError
 from lab.redaction import check_secret, redact
-from lab.retry import RetryPolicy, parse_retry_after
+from lab.retry import Attempt, RetryPolicy, parse_retry_after, send_with_retries
 
 __all__ = ["VoyageEmbedder", "EmbeddingResult", "EmbeddingError", "voyage_from_env", "VOYAGE_KEY_ENV",
            "VOYAGE_API_URL", "VOYAGE_INPUT_TOKENS", "missing_key_message"]
@@ -131,24 +131,22 @@ class VoyageEmbedder:
         idempotent: server errors and network failures are retried too.
         """
         headers = {"Authorization": f"Bearer {self._key}", "Content-Type": "application/json"}
-        attempt = 0
-        while True:
-            attempt += 1
+
+        def send(attempt: int) -> Attempt:
             try:
                 response = self.session.post(self.url, json=body, headers=headers, timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
-                status, retry_after = None, None
-                failure = f"failed after {attempt} attempts: {type(exc).__name__}"
-            else:
-                if response.status_code == 200:
-                    return response.json(), attempt
-                status, retry_after = response.status_code, parse_retry_after(response.headers.get("Retry-After"))
-                failure = (f"answered {status} after {attempt} attempt(s): "
-                           f"{redact(response.text, self._key)[:200]}")
-            wait = self.retry.wait(status, retry_after, idempotent=True, attempt=attempt, rng=self._rng)
-            if wait is None:
-                raise EmbeddingError(f"POST {self.url} {failure}")
-            self.clock.sleep(wait)
+                return Attempt.failed(f"failed after {attempt} attempts: {type(exc).__name__}")
+            if response.status_code == 200:
+                return Attempt.succeeded(response.json())
+            return Attempt.failed(f"answered {response.status_code} after {attempt} attempt(s): "
+                                  f"{redact(response.text, self._key)[:200]}", response.status_code,
+                                  parse_retry_after(response.headers.get("Retry-After")))
+
+        last, attempts = send_with_retries(send, self.retry, self.clock.sleep, idempotent=True, rng=self._rng)
+        if not last.ok:
+            raise EmbeddingError(f"POST {self.url} {last.failure}")
+        return last.result, attempts
 
 
 def voyage_from_env(env: str = VOYAGE_KEY_ENV, **kwargs: object) -> VoyageEmbedder | None:
