@@ -3,7 +3,8 @@
 Three rules keep retrieved text from steering the model. The system instruction says that
 sources are data, never instructions. Every source sits inside its own ``<source>`` element
 with its number, title, section, url and last edit as attributes, and its text is escaped
-(``<`` becomes ``&lt;``), so no page can close the fence and write outside it. And the
+(:func:`lab.memory.as_data`, as the notes of a memory prompt are), so no page can close the fence
+and write outside it. And the
 question comes last, after everything retrieved, where the model reads it as the request.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from html import escape
 
 from lab.answering.sources import Source, check_sources
+from lab.memory.prompt import as_data
 from lab.vectors.search import LEAD
 
 __all__ = ["ABSTAIN_MARK", "SYSTEM_INSTRUCTION", "AnswerPrompt", "build_prompt"]
@@ -47,7 +49,7 @@ def _fenced(source: Source) -> str:
     attributes = {"n": str(source.number), "title": source.title, "section": source.section or LEAD,
                   "url": source.url or "", "edited": source.edited or ""}
     head = " ".join(f'{name}="{escape(value, quote=True)}"' for name, value in attributes.items())
-    return f"<source {head}>\n{escape(source.text, quote=False)}\n</source>"
+    return f"<source {head}>\n{as_data(source.text)}\n</source>"
 
 
 def build_prompt(question: str, sources: Sequence[Source], system: str = SYSTEM_INSTRUCTION) -> AnswerPrompt:

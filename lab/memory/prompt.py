@@ -1,7 +1,8 @@
 """Assemble a grounded prompt from retrieved notes and check an answer's citations.
 
 The prompt follows four rules: retrieved notes come first and the question last; each note is
-tagged with its id (``[n07] Title``) so the answer can cite it; notes under a minimum
+tagged with its id (``[n07] Title``) so the answer can cite it, its title and text escaped as
+data (:func:`as_data`: no note can close the ``<notes>`` fence); notes under a minimum
 similarity are left out, and if none passes the prompt says so, so the model can admit it does
 not know instead of answering from three irrelevant notes; the most similar note goes first.
 The optional model call that sends a :class:`Prompt` is :func:`lab.services.call_model`.
@@ -14,6 +15,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from lab.chunking.tokens import count_tokens
@@ -23,6 +25,7 @@ __all__ = [
     "CitationReport",
     "Prompt",
     "RetrievedNote",
+    "as_data",
     "assemble_prompt",
     "check_citations",
     "count_tokens",
@@ -41,6 +44,12 @@ DEFAULT_SYSTEM = (
 _ID = r"[A-Za-z][\w-]*"
 _ID_FULL = re.compile(rf"(?=[\w-]*\d){_ID}")
 _BRACKETS = re.compile(r"\[([^\[\]]+)\]")
+
+
+def as_data(text: str) -> str:
+    """``text`` escaped for a prompt's data fence (``<`` becomes ``&lt;``, ``&`` ``&amp;``), so that nothing
+    retrieved can close the fence and write outside it, where the model would read it as the request."""
+    return escape(text, quote=False)
 
 
 def _is_note_id(candidate: str) -> bool:
@@ -121,7 +130,7 @@ def assemble_prompt(question: str, retrieved: Sequence[RetrievedNote], min_score
     left_out = tuple((note.id, note.score) for note in ranked if note.score < min_score)
 
     if kept:
-        body = "\n\n".join(f"[{note.id}] {note.title}\n{note.text}" for note in kept)
+        body = "\n\n".join(f"[{note.id}] {as_data(note.title)}\n{as_data(note.text)}" for note in kept)
     else:
         body = (f"No note passed the minimum similarity of {min_score:g}, so the notes hold nothing "
                 "on this question: say that you do not know.")
