@@ -111,3 +111,14 @@ def test_every_lab_error_derives_from_one_root_so_the_cli_catches_them_all() -> 
                 roots.append(obj)
     strays = [f"{cls.__module__}.{cls.__name__}" for cls in roots if not issubclass(cls, LabError)]
     assert roots and not strays, f"errors outside LabError: {strays}"
+
+
+def test_index_reads_a_data_source_past_the_result_limit_in_windows_and_says_so(served, tmp_path, monkeypatch,
+                                                                                  capsys) -> None:
+    from lab.simulator import simulator as simulator_module
+
+    monkeypatch.setenv("NOTION_TOKEN", DEFAULT_SERVE_TOKEN)
+    monkeypatch.setattr(simulator_module, "QUERY_RESULT_LIMIT", 30)  # the bakery's 40 rows stand for 10,000+
+    assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "kb.sqlite"), "--rate", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "the data source was read in 2 queries from a creation time on" in out and "315 chunks in the index" in out

@@ -112,17 +112,20 @@ def test_the_text_of_an_unshared_page_is_gone_from_the_index_files_as_soon_as_th
     assert left == [], f"the unshared page's text is still readable in {left} while the index is open"
 
 
-def test_a_listing_cut_at_notion_s_result_limit_stops_the_sync_instead_of_removing_the_pages_past_it(
-        monkeypatch) -> None:
+def test_a_listing_past_notion_s_result_limit_is_read_in_windows_and_indexes_every_page(monkeypatch) -> None:
     sim, client, store = setup()
     full_index(client, store, sim.clock)
-    before = content(store)
+    afternoon(sim)
+    whole = IndexStore(":memory:")
+    whole.restore(store.serialize())
+    assert incremental_sync(client, whole, sim.clock).query_windows == 2  # a listing and a watermark query
     monkeypatch.setattr(simulator_module, "QUERY_RESULT_LIMIT", 30)  # the bakery's 40 rows stand for 10,000+
-    with pytest.raises(IncompleteListError, match="at most 10,000 results"):
-        incremental_sync(client, store, sim.clock, force=True)
-    with pytest.raises(IncompleteListError):
-        full_index(client, IndexStore(":memory:"), sim.clock)
-    assert content(store) == before
+    report = incremental_sync(client, store, sim.clock)
+    assert report.query_windows == 3  # the listing took two windows
+    assert store.state() == whole.state()
+    fresh = IndexStore(":memory:")
+    assert full_index(client, fresh, sim.clock).query_windows == 2
+    assert fresh.state()["chunks"] == store.state()["chunks"]
 
 
 def test_private_recipes_never_reach_the_database() -> None:

@@ -115,6 +115,10 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
           f"{report.chunks_new}, updated {report.chunks_updated}, unchanged {report.chunks_unchanged}, deleted "
           f"{report.chunks_deleted}; {report.chunks_total} chunks in the index")
     print(f"  watermark {report.watermark}; {report.tokens_embedded} tokens would go to an embedding API")
+    listings = 1 if report.kind == "full" else 2  # the publishable pages, and a sync's pages edited since the watermark
+    if report.query_windows > listings:
+        print(f"  past Notion's 10,000 results a query: the data source was read in {report.query_windows} queries "
+              "from a creation time on")
     if report.blocks_too_deep:
         print(f"  not read: what {len(report.blocks_too_deep)} blocks hold, nested deeper than {DEFAULT_MAX_DEPTH} "
               f"levels (first: {report.blocks_too_deep[0]})")

@@ -106,7 +106,7 @@ def run_contention(indexer_pacer: Pacer, batch_pacer: Pacer, passes: int = 1, ba
     def batch(session, clock) -> pd.DataFrame:
         client = NotionClient(sim.token_for(BATCH_JOB), session=session, clock=clock, pacer=batch_pacer,
                               retry=RetryPolicy(max_attempts=20, seed=seed + 1))
-        rows = [page["id"] for page in publishable_pages(client, find_data_source(client)["id"])]
+        rows = [page["id"] for page in publishable_pages(client, find_data_source(client)["id"]).rows]
         for i in range(batch_requests):
             client.pages.retrieve(rows[i % len(rows)])
         return client.log.frame()

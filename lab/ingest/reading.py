@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from lab.client import NotionClient, collect_paginated_api, iterate_paginated_api
+from lab.client import NotionClient, RowsRead, iterate_paginated_api, query_every_row
 from lab.client.traversal import WalkReport
 from lab.ingest.page_reads import PageRead, read_page, read_pages
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
@@ -55,6 +55,7 @@ class KnowledgeBaseRead:
     pages: list[PageRead] = field(default_factory=list)
     walk: WalkReport = field(default_factory=WalkReport)
     resumed: list[str] = field(default_factory=list)  # ids of pages taken from an interrupted run
+    query_windows: int = 0  # queries of the listing (one unless it held more than 10,000 rows)
 
     @property
     def block_count(self) -> int:
@@ -77,10 +78,10 @@ def publishable_filter(prop: str = PUBLISHABLE_PROPERTY) -> dict[str, Any]:
 
 
 def publishable_pages(client: NotionClient, data_source_id: str,
-                      publishable_property: str = PUBLISHABLE_PROPERTY) -> list[dict[str, Any]]:
-    """The page objects of the data source whose checkbox ``publishable_property`` is ticked."""
-    return collect_paginated_api(client.data_sources.query, data_source_id=data_source_id,
-                                 filter=publishable_filter(publishable_property))
+                      publishable_property: str = PUBLISHABLE_PROPERTY) -> RowsRead:
+    """The page objects of the data source whose checkbox ``publishable_property`` is ticked, however
+    many (past Notion's 10,000 results a query, in creation-time windows: :func:`~lab.client.query_every_row`)."""
+    return query_every_row(client.data_sources.query, data_source_id, filter=publishable_filter(publishable_property))
 
 
 def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
@@ -99,7 +100,8 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
     result = KnowledgeBaseRead(data_source_id if data_source_id is not None else find_data_source(client, title)["id"])
-    listed = publishable_pages(client, result.data_source_id, publishable_property)
+    listing = publishable_pages(client, result.data_source_id, publishable_property)
+    listed, result.query_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, known, listed)
     for page in listed:
         if known_read_is_current(page, known.get(page["id"]), originals):

@@ -38,7 +38,7 @@ from typing import Any
 
 from lab.chunking import Chunk, SectionTokenChunker
 from lab.chunking.corpus import chunk_pages
-from lab.client import NotionClient, WalkReport, collect_paginated_api
+from lab.client import NotionClient, WalkReport, query_every_row
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint
 from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, check_max_share
@@ -97,6 +97,9 @@ class SyncReport:
     attempts: int = 1  # 2 or more: another run published while this one read, and it planned again
     #: blocks whose children were not read: they nest deeper than the walk's fuse (DEFAULT_MAX_DEPTH)
     blocks_too_deep: list[str] = field(default_factory=list)
+    #: data-source queries the run made from a creation time on: one per listing unless a listing held more
+    #: than Notion's 10,000 results a query (:func:`~lab.client.query_every_row`)
+    query_windows: int = 0
 
     def row(self, source: str) -> dict[str, Any]:
         return {"source": source, "kind": self.kind, "watermark_before": self.watermark_before,
@@ -228,7 +231,8 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                             chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids),
                             chunks_unchanged=0, chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
                             tokens_embedded=sum(c.tokens for c in chunks),
-                            pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep))
+                            pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep),
+                            query_windows=knowledge_base.query_windows)
         changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
                            fresh=chunks, unchanged=[], embed=chunks,
                            delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
@@ -265,11 +269,13 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                base: IndexSnapshot, before: int) -> tuple[_Changes, SyncReport]:
     """Read what changed since ``base`` and work out the writes (nothing is written here)."""
     watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
-    changed = collect_paginated_api(client.data_sources.query, data_source_id=source_id, filter={
+    edited = query_every_row(client.data_sources.query, source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
+    changed = edited.rows
     documents: list[tuple[PageMetadata, PageRead | None]] = []
     walk = WalkReport()
-    listed = publishable_pages(client, source_id, config.publishable_property)
+    listing = publishable_pages(client, source_id, config.publishable_property)
+    listed = listing.rows
     originals = SyncedOriginals.for_index(client, indexed, listed)
     for page in listed:
         if known_read_is_current(page, indexed.get(page["id"]), originals):
@@ -308,7 +314,8 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                         boundary_pages=[page_title(p) for p in changed if p["last_edited_time"] == watermark],
                         chunks_new=len(new), chunks_updated=len(updated), chunks_unchanged=len(unchanged),
                         chunks_deleted=deleting, chunks_total=held - deleting + len(new),
-                        tokens_embedded=sum(c.tokens for c in new + updated), blocks_too_deep=list(walk.too_deep))
+                        tokens_embedded=sum(c.tokens for c in new + updated), blocks_too_deep=list(walk.too_deep),
+                        query_windows=edited.windows + listing.windows)
     changes = _Changes(source_id=source_id, generation=base.generation, reread=reread, fresh=fresh,
                        unchanged=unchanged, embed=new + updated,
                        delete_chunks=vanished, remove_pages=removed_pages,
