@@ -1,11 +1,13 @@
 """The indexer: read the knowledge base through the client, store chunks and vectors in SQLite,
 fit the models over them, and keep the index in sync, transactionally; ingest a folder of files
-the same way, and switch the model that serves searches without a gap.
+the same way, and switch the model that serves searches without a gap. Dense vectors come from a
+paid service, the offline LSA, or multilingual-e5-small run in process (:class:`E5Embedder`).
 
 >>> from lab.ingest import IndexStore, full_index, incremental_sync
 """
 
 from lab.ingest.deletion_guardrail import GuardrailError
+from lab.ingest.e5_embedder import E5Embedder, EmbeddingInputError, ModelUnavailableError, ProgressBar, e5_unavailable_reason
 from lab.ingest.embedding_batches import EmbeddedTexts, EmbeddingError, embed_in_batches
 from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError, FileNotTextError, FolderNotFoundError, IngestReport,
                               ingest_folder, stale_chunks)
@@ -24,5 +26,6 @@ __all__ = ["TFIDF_MODEL", "CorpusModels", "DenseVectors", "lsa_model_name", "sto
            "ModelMismatchError", "SchemaVersionError", "StoreError", "ConcurrentSyncError", "GuardrailError",
            "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
            "EmbeddedTexts", "EmbeddingError", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNotReadableError", "FileNotTextError",
-           "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelNotServingError", "ModelSwitch", "NoSwitchError",
+           "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks", "LsaEmbedder", "E5Embedder",
+           "EmbeddingInputError", "ModelUnavailableError", "ProgressBar", "e5_unavailable_reason", "ModelNotServingError", "ModelSwitch", "NoSwitchError",
            "QueryVector", "SwitchPendingError", "SwitchReport", "search_serving"]
