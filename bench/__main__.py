@@ -7,13 +7,13 @@ import os
 
 os.environ.setdefault("DISABLE_TQDM", "1")  # bm25s draws progress bars otherwise
 
-from bench import (bm25_vs_bm25s, chunking_vs_langchain, http_simulator, map_vs_sklearn,  # noqa: E402
+from bench import (bm25_vs_bm25s, chunking_vs_langchain, embedding, http_simulator, map_vs_sklearn,  # noqa: E402
                    scale, search_vs_sklearn, served_search, tfidf_vs_sklearn)
 from bench.measure import format_table  # noqa: E402
 
 BENCHMARKS = {"tfidf": tfidf_vs_sklearn, "map": map_vs_sklearn, "bm25": bm25_vs_bm25s, "search": search_vs_sklearn}
 OTHERS = {"chunking": chunking_vs_langchain, "http": http_simulator, "scale": scale,  # each prints its own tables
-          "served": served_search}
+          "served": served_search, "embedding": embedding}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -20,8 +20,8 @@ LAYERS = {
     "retry": 0, "redaction": 0,                             # shared by the client and services layers
     "notion": 1,                                            # the wire vocabulary both sides share
     "chunking": 2, "vectors": 2, "client": 2, "services": 2,
-    "datasets": 3, "index": 3,                              # the index file: the indexer writes it, retrieval reads it
-    "simulator": 4,
+    "datasets": 3, "embedders": 3,                          # dense models of meaning, offline, and their kept vectors
+    "simulator": 4, "index": 4,                             # the index file: the indexer writes it, retrieval reads it
     "ingest": 5, "retrieval": 5, "memory": 5,               # siblings: the indexer and retrieval never import each other
     "answering": 6,                                         # answering reads the retrieval layer
     "cli": 7,

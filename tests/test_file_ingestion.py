@@ -15,9 +15,9 @@ from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChun
 from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.index import IndexStore, ModelNotServingError
-from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, LsaEmbedder,
-                        ingest_folder, stale_chunks)
-from lab.ingest.embedding_batches import EmbeddingError
+from lab.embedders import LsaEmbedder
+from lab.ingest import ConcurrentSyncError, FileChunkers, GuardrailError, ingest_folder, stale_chunks
+from lab.embedders.batches import EmbeddingError
 from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.sync import SyncConfig

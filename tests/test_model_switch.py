@@ -10,9 +10,10 @@ import pytest
 from lab.chunking import InputTooLongError
 from lab.course.lesson11 import FlakyEmbedder, ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.index import (IndexStore, ModelMismatchError, ModelNotServingError, NoSwitchError,
-                       QueryVector, SwitchPendingError)
-from lab.ingest import LsaEmbedder, ModelSwitch, ingest_folder
+from lab.index import (IndexStore, ModelMismatchError, ModelNotServingError, NoSwitchError, QueryVector,
+                       SwitchPendingError)
+from lab.embedders import LsaEmbedder
+from lab.ingest import ModelSwitch, ingest_folder
 from lab.retrieval import SearchCorpus, StoredVectorRetriever, search_serving
 
 QUESTION = "How do I publish a week of shifts?"

@@ -26,7 +26,7 @@ from lab.retrieval import (
 )
 from lab.course.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
-from lab.ingest.offline_embedder import LsaEmbedder
+from lab.embedders.lsa import LsaEmbedder
 from lab.index import IndexStore, ModelMismatchError
 from lab.vectors import BM25, CJKBigramAnalyzer, Hit, NotFittedError, WordAnalyzer
 

@@ -7,7 +7,7 @@ import pytest
 
 from lab.chunking import InputTooLongError
 from lab.course.lesson10 import dense_rung
-from lab.ingest.offline_embedder import LsaEmbedder
+from lab.embedders.lsa import LsaEmbedder
 from lab.index import ModelMismatchError
 from lab.retrieval import (RRF, EmbeddingRetriever, LsaRetriever, Recipe, SearchCorpus, Step, climb,
                            reciprocal_rank_fusion)

@@ -21,7 +21,7 @@ from lab.course.exercises import Exercises
 from lab.course.indexing_runs import run_indexer
 from lab.course.lesson06 import fresh_world
 from lab.course.story import Story
-from lab.index import DenseEmbedder
+from lab.embedders import DenseEmbedder
 from lab.ingest.sync import full_index
 from lab.retrieval import (TUNED, IndexSearcher, LabelledQuestion, Ladder, Recipe, SearchCorpus, Step,
                            bakery_questions, climb, paired_gain, source_units, unanswerable_bakery_questions)

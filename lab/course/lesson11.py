@@ -16,8 +16,10 @@ import pandas as pd
 from lab.answering import CachedAnswer
 from lab.course.exercises import Exercises
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.index import DenseEmbedder, IndexStore, QueryVector
-from lab.ingest import GuardrailError, IngestReport, LsaEmbedder, ingest_folder
+from lab.embedders import DenseEmbedder
+from lab.index import IndexStore, QueryVector
+from lab.embedders import LsaEmbedder
+from lab.ingest import GuardrailError, IngestReport, ingest_folder
 from lab.retrieval import search_serving
 
 __all__ = ["exercise", "key_figures", "docs_paragraphs", "offline_embedder", "edit_file", "report_frame",

@@ -9,8 +9,7 @@ import it from here.
 
 from lab.index.errors import IndexOpenError, ModelMismatchError, SchemaVersionError, StoreError, is_damaged, open_failure
 from lab.index.file_runs import IngestedFile
-from lab.index.models import (TFIDF_MODEL, CorpusModels, DenseEmbedder, DenseVectors, check_embedder_limit,
-                              lsa_model_name, stored_tfidf)
+from lab.index.models import TFIDF_MODEL, CorpusModels, DenseVectors, stored_tfidf
 from lab.index.schema import CHUNK_FIELDS, SCHEMA_VERSION
 from lab.index.store import IndexStore
 from lab.index.serving import ModelNotServingError, NoSwitchError, QueryVector, SwitchPendingError, require_serving
@@ -19,6 +18,5 @@ from lab.index.term_count_rows import TermCounts
 
 __all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "TermCounts", "IngestedFile", "StoreError",
            "SchemaVersionError", "IndexOpenError", "ModelMismatchError", "SCHEMA_VERSION", "CHUNK_FIELDS",
-           "open_failure", "is_damaged", "TFIDF_MODEL", "CorpusModels", "DenseEmbedder", "DenseVectors",
-           "check_embedder_limit", "lsa_model_name", "stored_tfidf", "QueryVector", "ModelNotServingError",
+           "open_failure", "is_damaged", "TFIDF_MODEL", "CorpusModels", "DenseVectors", "stored_tfidf", "QueryVector", "ModelNotServingError",
            "SwitchPendingError", "NoSwitchError", "require_serving"]

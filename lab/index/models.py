@@ -23,29 +23,23 @@ queries always come from the same code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from lab.chunking import check_input_limit
+from lab.embedders.protocol import DenseEmbedder, check_embedder_limit
 from lab.index.store import IndexStore
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
 from lab.vectors.counting import learn_counts
+from lab.vectors.lsa import lsa_model_name
 from lab.vectors.estimator import Estimator
 
-__all__ = ["TFIDF_MODEL", "lsa_model_name", "CorpusModels", "stored_tfidf", "DenseEmbedder", "DenseVectors",
-           "check_embedder_limit"]
+__all__ = ["TFIDF_MODEL", "CorpusModels", "stored_tfidf", "DenseVectors"]
 
 TFIDF_MODEL = "tfidf"
-
-
-def lsa_model_name(components: int) -> str:
-    """The name LSA vectors of ``components`` dimensions are stored under (a dimension is a model)."""
-    return f"lsa-{components}"
 
 
 class CorpusModels(Estimator):
@@ -141,29 +135,6 @@ def stored_tfidf(store: IndexStore, analyzer: Callable[[str], list[str]] = WordA
     if stored.analyzer == repr(analyzer):
         return CorpusModels(analyzer=analyzer).fit_counts(stored.counts, stored.terms)
     return CorpusModels(analyzer=analyzer).fit([row["text"] for row in store.chunks(TFIDF_MODEL)])
-
-
-class DenseEmbedder(Protocol):
-    """What a dense model offers (``lab.services.voyage.VoyageEmbedder`` is one).
-
-    ``embed_documents`` returns a result with ``vectors`` (one row per text) and ``tokens`` (billed);
-    ``max_input_tokens`` is how much of each text the model reads (``None``: no known limit).
-    """
-
-    name: str
-    max_input_tokens: int | None
-
-    def embed_documents(self, texts: Sequence[str]) -> Any: ...
-
-
-def check_embedder_limit(embedder: DenseEmbedder, chunks: Iterable[Any]) -> None:
-    """Raise :class:`~lab.chunking.InputTooLongError`, before any call, if a chunk (an object or a
-    stored row) is longer than ``embedder`` reads: the model would embed only its beginning. An
-    embedder that names no ``max_input_tokens`` is not checked."""
-    limit = getattr(embedder, "max_input_tokens", None)
-    if limit is not None:
-        check_input_limit([SimpleNamespace(id=c["id"], text=c["text"]) if isinstance(c, Mapping) else c
-                           for c in chunks], limit).raise_if_over()
 
 
 @dataclass(frozen=True)

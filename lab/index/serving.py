@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.index.errors import ModelMismatchError, StoreError
-from lab.index.models import DenseEmbedder
+from lab.embedders.protocol import DenseEmbedder
 from lab.index.store import IndexStore
 
 __all__ = ["QueryVector", "ModelNotServingError", "SwitchPendingError", "NoSwitchError", "require_serving"]

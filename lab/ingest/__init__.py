@@ -1,16 +1,15 @@
 """The indexer: read the knowledge base through the client, chunk it and write chunks and vectors
 into the index (:mod:`lab.index`), and keep it in sync, transactionally; ingest a folder of files
-the same way, and switch the model that serves searches without a gap.
+the same way, and switch the model that serves searches without a gap. Dense vectors come from
+:mod:`lab.embedders` (multilingual-e5-small in process, the offline LSA) or a paid service.
 
 >>> from lab.index import IndexStore
 >>> from lab.ingest import full_index, incremental_sync
 """
 
 from lab.ingest.deletion_guardrail import GuardrailError
-from lab.ingest.embedding_batches import EmbeddedTexts, EmbeddingError, embed_in_batches
 from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError,
                               FileNotTextError, FolderNotFoundError, IngestReport, ingest_folder, stale_chunks)
-from lab.ingest.offline_embedder import LsaEmbedder
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.replanning import ConcurrentSyncError
 from lab.ingest.serving import ModelSwitch, SwitchReport
@@ -18,6 +17,5 @@ from lab.ingest.sync import SyncConfig, SyncReport, cost_table, full_index, incr
 
 __all__ = ["find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "ConcurrentSyncError",
            "GuardrailError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
-           "EmbeddedTexts", "EmbeddingError", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError",
-           "FileChunkers", "FileNotReadableError", "FileNotTextError", "FolderNotFoundError", "IngestReport",
-           "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelSwitch", "SwitchReport"]
+           "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNotReadableError", "FileNotTextError",
+           "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks", "ModelSwitch", "SwitchReport"]

@@ -32,8 +32,9 @@ import numpy as np
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.errors import LabError
 from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
-from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
-from lab.index import DenseEmbedder, IndexStore, IngestedFile, check_embedder_limit
+from lab.embedders.batches import DEFAULT_BATCH_SIZE, embed_in_batches
+from lab.embedders import DenseEmbedder, check_embedder_limit
+from lab.index import IndexStore, IngestedFile
 from lab.ingest.replanning import check_unmoved, publish_with_replanning
 from lab.index.serving import SwitchPendingError, require_serving
 

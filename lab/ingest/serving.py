@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lab.index import DenseEmbedder, IndexStore, ModelMismatchError, check_embedder_limit
+from lab.embedders import DenseEmbedder, check_embedder_limit
+from lab.index import IndexStore, ModelMismatchError
 from lab.index.serving import NoSwitchError, SwitchPendingError
-from lab.ingest.embedding_batches import DEFAULT_BATCH_SIZE, embed_in_batches
+from lab.embedders.batches import DEFAULT_BATCH_SIZE, embed_in_batches
 
 __all__ = ["SwitchReport", "ModelSwitch"]
 

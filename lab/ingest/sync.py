@@ -45,7 +45,8 @@ from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, 
 from lab.ingest.page_reads import PageRead, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
-from lab.index import TFIDF_MODEL, DenseEmbedder, DenseVectors, IndexSnapshot, IndexStore, IndexedPage
+from lab.embedders import DenseEmbedder
+from lab.index import TFIDF_MODEL, DenseVectors, IndexSnapshot, IndexStore, IndexedPage
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals

@@ -36,7 +36,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
-from lab.index import CorpusModels, ModelMismatchError, check_embedder_limit
+from lab.embedders import check_embedder_limit
+from lab.index import CorpusModels, ModelMismatchError
 from lab.vectors import BM25, WordAnalyzer
 from lab.vectors.estimator import Estimator
 from lab.vectors.sparse_rows import unit_rows
@@ -313,7 +314,7 @@ class EmbeddingRetriever(_QueryEncodedRows):
     once with ``embedder.embed_query`` and kept, so a ladder that searches the same questions
     again pays for them once. Any
     :class:`~lab.index.DenseEmbedder` with an ``embed_query`` works: Voyage AI's, or the
-    offline :class:`~lab.ingest.offline_embedder.LsaEmbedder`.
+    offline :class:`~lab.embedders.lsa.LsaEmbedder`.
 
     Attributes
     ----------

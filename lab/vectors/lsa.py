@@ -18,7 +18,12 @@ from lab.vectors.estimator import Estimator
 from lab.vectors.sparse_rows import unit_rows
 from lab.vectors.svd_map import fix_signs
 
-__all__ = ["LsaVectorizer"]
+__all__ = ["LsaVectorizer", "lsa_model_name"]
+
+
+def lsa_model_name(components: int) -> str:
+    """The name LSA vectors of ``components`` dimensions are stored under (a dimension is a model)."""
+    return f"lsa-{components}"
 
 
 class LsaVectorizer(Estimator):

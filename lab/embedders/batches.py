@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.errors import LabError
-from lab.index import DenseEmbedder
+from lab.embedders.protocol import DenseEmbedder
 
 __all__ = ["EmbeddedTexts", "EmbeddingError", "embed_in_batches", "DEFAULT_BATCH_SIZE"]
 

