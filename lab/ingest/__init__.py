@@ -8,8 +8,9 @@ the same way, and switch the model that serves searches without a gap.
 
 from lab.ingest.deletion_guardrail import GuardrailError
 from lab.ingest.embedding_batches import EmbeddedTexts, EmbeddingError, embed_in_batches
-from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError,
-                              FileNotTextError, FolderNotFoundError, IngestReport, ingest_folder, stale_chunks)
+from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNameError, FileNotReadableError,
+                              FileNotTextError, FileTooLargeError, FolderNotFoundError, IngestReport, ingest_folder,
+                              stale_chunks)
 from lab.ingest.offline_embedder import LsaEmbedder
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.replanning import ConcurrentSyncError
@@ -19,5 +20,6 @@ from lab.ingest.sync import SyncConfig, SyncReport, cost_table, full_index, incr
 __all__ = ["find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "ConcurrentSyncError",
            "GuardrailError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
            "EmbeddedTexts", "EmbeddingError", "embed_in_batches", "ChunkerRecipe", "ChunkIdCollisionError",
-           "FileChunkers", "FileNotReadableError", "FileNotTextError", "FolderNotFoundError", "IngestReport",
+           "FileChunkers", "FileNameError", "FileNotReadableError", "FileNotTextError", "FileTooLargeError",
+           "FolderNotFoundError", "IngestReport",
            "ingest_folder", "stale_chunks", "LsaEmbedder", "ModelSwitch", "SwitchReport"]
