@@ -20,7 +20,7 @@ from typing import Any
 from lab.errors import LabError
 
 __all__ = ["JSONFileError", "MAX_DEPTH", "MAX_INTEGER_DIGITS", "nesting_depth_exceeds", "parse_json_text",
-           "read_json_file", "read_bounded"]
+           "read_json_file"]
 
 #: Deeper than any file the lab writes (a profile is three levels).
 MAX_DEPTH = 32
@@ -92,7 +92,7 @@ def parse_json_text(text: str) -> Any:
     return value
 
 
-def read_bounded(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+def _read_bounded(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     """The bytes of ``path``, refused with :class:`JSONFileError` past ``max_bytes`` (only that much is read);
     ``OSError`` as the file system raised it (a missing file, a folder, no permission)."""
     with open(path, "rb") as file:
@@ -104,7 +104,7 @@ def read_bounded(path: str | os.PathLike[str], max_bytes: int) -> bytes:
 
 def read_json_file(path: str | os.PathLike[str], max_bytes: int) -> Any:
     """The JSON value in the UTF-8 file at ``path``, read within bounds (see the module's docstring)."""
-    data = read_bounded(Path(path), max_bytes)
+    data = _read_bounded(Path(path), max_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

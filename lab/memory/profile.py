@@ -187,14 +187,16 @@ def _document_problem(document: Any) -> str | None:
         return (f"is not a version-{FORMAT_VERSION} profile: its version is {json.dumps(version)[:40]} (this store "
                 f"reads versions {' and '.join(map(str, _READABLE_VERSIONS))})")
     if document.get("updated_at") is not None and _aware_time_problem(document["updated_at"]):
-        return f"is not a version-{FORMAT_VERSION} profile: its updated_at is {_aware_time_problem(document['updated_at'])}"
+        return (f"is not a version-{FORMAT_VERSION} profile: its updated_at is "
+                f"{_aware_time_problem(document['updated_at'])}")
     if not isinstance(document.get("profile"), dict):
         return (f"is not a version-{FORMAT_VERSION} profile: 'profile' is {_json_type(document.get('profile'))}, not a "
                 "'profile' object of field name to value")
     for name, value in document["profile"].items():
         shape = _shape_problem(value)
         if shape is not None:
-            return f"is not a version-{FORMAT_VERSION} profile: the field {name!r} holds {json.dumps(value)[:40]}: {shape}"
+            return (f"is not a version-{FORMAT_VERSION} profile: the field {name!r} holds "
+                    f"{json.dumps(value)[:40]}: {shape}")
     expires = document.get("expires", {})
     if not isinstance(expires, dict):
         return (f"is not a version-{FORMAT_VERSION} profile: 'expires' is {_json_type(expires)}, not an 'expires' "
