@@ -188,6 +188,13 @@ def test_a_profile_in_a_folder_that_cannot_be_created_is_a_lab_error(tmp_path) -
     assert blocker.read_text(encoding="utf-8") == "a file where the profile's folder would be\n"
 
 
+def test_reading_or_a_change_that_changes_nothing_creates_no_folder_lock_or_file(tmp_path) -> None:
+    store = ProfileStore(tmp_path / "notebook" / "memory.json", clock=SimulatedClock())
+    assert store.fields() == {} and store.expire() == () and not store.forget("name")
+    assert store.update({"email": "sofia@example.com"}).accepted == ()
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---------------------------------------------------------------------- processes updating one profile
 
 _FIELDS = {"name": "Sofía", "preferred_language": "Spanish", "level": "postgraduate", "topics": ["statistics"],

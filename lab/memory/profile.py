@@ -297,6 +297,8 @@ class ProfileStore:
 
     def expire(self) -> tuple[str, ...]:
         """Delete from the file every field whose retention ran out; the names deleted, in order."""
+        if not self._drop_expired(self.load()):  # nothing to delete: a read takes no lock and writes nothing
+            return ()
         with exclusive_lock(self.path):
             document = self.load()
             expired = self._drop_expired(document)
@@ -313,25 +315,26 @@ class ProfileStore:
         """
         if not isinstance(fields, Mapping):
             raise TypeError(f"update() takes a mapping of field name to value, got {type(fields).__name__}")
+        reasons = {name: refusal_reason(name, value, self.allowed_fields) for name, value in fields.items()}
+        accepted = tuple(name for name, reason in reasons.items() if reason is None)
+        rejected = {str(name): reason for name, reason in reasons.items() if reason is not None}
+        if not accepted:
+            self.expire()
+            return UpdateResult(accepted, rejected)
         with exclusive_lock(self.path):
             document = self.load()
-            expired = self._drop_expired(document)
-            accepted: list[str] = []
-            rejected: dict[str, str] = {}
-            for name, value in fields.items():
-                reason = refusal_reason(name, value, self.allowed_fields)
-                if reason is None:
-                    document["profile"][name] = list(value) if isinstance(value, tuple) else value
-                    self._stamp_expiry(document, name)
-                    accepted.append(name)
-                else:
-                    rejected[str(name)] = reason
-            if accepted or expired:
-                self._save(document)
-        return UpdateResult(tuple(accepted), rejected)
+            self._drop_expired(document)
+            for name in accepted:
+                value = fields[name]
+                document["profile"][name] = list(value) if isinstance(value, tuple) else value
+                self._stamp_expiry(document, name)
+            self._save(document)
+        return UpdateResult(accepted, rejected)
 
     def forget(self, field: str) -> bool:
         """Delete ``field`` from the file itself; True if it was stored, False if there was nothing to forget."""
+        if field not in self.load()["profile"]:  # nothing to forget: no lock, no write
+            return False
         with exclusive_lock(self.path):
             document = self.load()
             if field not in document["profile"]:
