@@ -11,7 +11,19 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_text_atomically"]
+from lab.errors import LabError
+
+__all__ = ["FileWriteError", "write_text_atomically"]
+
+
+class FileWriteError(LabError, OSError):
+    """A file could not be replaced (a full disk, a read-only folder); the previous file is unchanged.
+
+    ``errno`` and ``strerror`` are the system's; the message names the file and the fix.
+    """
+
+    def __str__(self) -> str:  # the message, not OSError's "[Errno 28] ..." form
+        return str(self.args[0]) if self.args else super().__str__()
 
 
 def write_text_atomically(path: str | Path, text: str, *, mode: int | None = None) -> Path:
@@ -19,11 +31,15 @@ def write_text_atomically(path: str | Path, text: str, *, mode: int | None = Non
 
     The file is owner-only, as ``mkstemp`` creates it, unless ``mode`` says otherwise (0o644 for a
     file a monitor running as another user reads). The directory is fsynced too on POSIX, so the
-    rename itself survives a power cut.
+    rename itself survives a power cut. A write that fails (a full disk, say) removes its
+    temporary file and raises :class:`FileWriteError`, the previous file unchanged.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise _write_error(path, error) from None
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
@@ -32,11 +48,21 @@ def write_text_atomically(path: str | Path, text: str, *, mode: int | None = Non
         if mode is not None:
             os.chmod(temporary, mode)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
         raise
     _fsync_directory(path.parent)
     return path
+
+
+def _write_error(path: Path, error: OSError) -> FileWriteError:
+    """The error that names the file, what the system said (a full disk, no permission) and the fix."""
+    failure = FileWriteError(f"{path} could not be written ({error.strerror or error}): free some space or make "
+                             "its folder writable, or choose another path; the previous file is unchanged")
+    failure.errno, failure.strerror = error.errno, error.strerror
+    return failure
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -16,8 +16,10 @@ LAB = Path(__file__).resolve().parents[1] / "lab"
 
 #: Lower numbers are lower layers; a layer may import layers with a smaller number, or itself.
 LAYERS = {
-    "errors": 0, "clock": 0, "atomic_files": 0, "arguments": 0,
+    "errors": -1,                                           # the root of every error: any module may raise one
+    "clock": 0, "atomic_files": 0, "arguments": 0,
     "retry": 0, "redaction": 0,                             # shared by the client and services layers
+    "json_files": 0, "file_lock": 0,                        # reading JSON within bounds, locking a shared file
     "notion": 1,                                            # the wire vocabulary both sides share
     "chunking": 2, "vectors": 2, "client": 2, "services": 2,
     "datasets": 3, "embedders": 3,                          # dense models of meaning, offline, and their kept vectors

@@ -21,6 +21,7 @@ from lab.index import IndexStore
 from lab.simulator import LimitsConfig
 from lab.simulator.server import serve_in_background
 from lab.simulator.workspaces import bakery_simulator
+from tests.unprivileged import run_refusable
 
 TOKEN = "ntn_cli_failures_token"
 ROOMY = LimitsConfig(connection_budget=100_000, workspace_budget=100_000)
@@ -43,11 +44,12 @@ def built_index(served, tmp_path_factory) -> Path:
 
 
 def cli(*args: str, token: str | None = TOKEN, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The command as a user runs it, file permissions applying even when the tests run as root."""
     env = {k: v for k, v in os.environ.items() if k != "NOTION_TOKEN"}
     if token is not None:
         env["NOTION_TOKEN"] = token
-    return subprocess.run([sys.executable, "-m", "lab", *args], cwd=REPO_ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    return run_refusable([sys.executable, "-m", "lab", *args], cwd=REPO_ROOT, env=env, capture_output=True,
+                         text=True, timeout=timeout)
 
 
 def one_line(run: subprocess.CompletedProcess, code: int, *fragments: str) -> str:
@@ -111,7 +113,6 @@ def test_a_sqlite_file_that_is_not_a_lab_index_is_refused(served, tmp_path) -> N
     one_line(run, ExitCode.DATABASE, str(db), "not a lab index")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes read-only files, so the check cannot fail as root")
 def test_a_read_only_index_is_refused_before_any_request(served, built_index, tmp_path) -> None:
     db = copy_of(built_index, tmp_path)
     db.chmod(0o444)
@@ -119,6 +120,29 @@ def test_a_read_only_index_is_refused_before_any_request(served, built_index, tm
     run = cli("sync", "--base-url", served.base_url, "--db", str(db))
     one_line(run, ExitCode.DATABASE, str(db), "cannot be written")
     assert len(served.simulator.served) == before  # found out before asking Notion anything
+
+
+@pytest.mark.parametrize("command", ["index", "sync", "search", "ask"])
+def test_an_index_inside_a_folder_the_user_may_not_enter_is_the_database_exit_code(served, tmp_path, command) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    db = locked / "kb.sqlite"
+    IndexStore(db).close()
+    locked.chmod(0o000)
+    try:
+        where = ["--base-url", served.base_url] if command in ("index", "sync") else ["what time do you open?"]
+        run = cli(command, "--db", str(db), *where)
+    finally:
+        locked.chmod(0o700)
+    one_line(run, ExitCode.DATABASE, str(db), "Permission denied", "give the run read and write access")
+
+
+def test_a_database_path_under_a_file_is_the_database_exit_code(served, tmp_path) -> None:
+    plain = tmp_path / "notes.txt"
+    plain.write_text("a file, not a folder\n", encoding="utf-8")
+    run = cli("index", "--base-url", served.base_url, "--db", str(plain / "kb.sqlite"))
+    one_line(run, ExitCode.DATABASE, str(plain / "kb.sqlite"))
+    assert plain.read_text(encoding="utf-8") == "a file, not a folder\n"
 
 
 @pytest.mark.parametrize("path", ["", ":memory:", "  "])

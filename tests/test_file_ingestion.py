@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -15,9 +16,9 @@ from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChun
 from lab.course.lesson11 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.index import IndexStore, ModelNotServingError
-from lab.embedders import LsaEmbedder
-from lab.ingest import ConcurrentSyncError, FileChunkers, GuardrailError, ingest_folder, stale_chunks
-from lab.embedders.batches import EmbeddingError
+from lab.embedders import EmbeddingError, LsaEmbedder
+from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, folder_reading, ingest_folder,
+                        stale_chunks)
 from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.sync import SyncConfig
@@ -374,14 +375,14 @@ def test_a_call_with_a_wrong_argument_is_refused_before_anything_is_read_or_writ
 def test_a_file_that_cannot_be_read_is_named_and_nothing_is_written(store, folder, embedder, monkeypatch) -> None:
     ingest_folder(store, folder, embedder)
     before = store.dump()
-    read_bytes = Path.read_bytes
+    open_file = os.open
 
-    def refuse_quickstart(path: Path) -> bytes:  # what a file without read permission does (tests may run as root)
-        if path.name == "quickstart.md":
+    def refuse_quickstart(path, flags, *mode):  # what a file without read permission does (tests may run as root)
+        if Path(path).name == "quickstart.md":
             raise PermissionError(13, "Permission denied")
-        return read_bytes(path)
+        return open_file(path, flags, *mode)
 
-    monkeypatch.setattr(Path, "read_bytes", refuse_quickstart)
+    monkeypatch.setattr(folder_reading.os, "open", refuse_quickstart)
     with pytest.raises(FileNotReadableError, match=r"guides/quickstart\.md cannot be read \(Permission denied\)"):
         ingest_folder(store, folder, embedder)
     assert store.dump() == before

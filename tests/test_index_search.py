@@ -14,8 +14,8 @@ from lab.index import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
 from lab.retrieval import (TUNED, IndexNotSearchableError, IndexSearcher, RecallAt, Recipe, ReciprocalRank,
                            SearchCorpus, TfidfRetriever, evaluate_search, heldout_bakery_questions)
-from lab.retrieval.fitted_state import (FittedStateError, fitted_state, restore_fitted, state_from_bytes,
-                                        state_to_bytes)
+from lab.retrieval.fitted_state import (DamagedStateError, FittedStateError, fitted_state, restore_fitted,
+                                        state_from_bytes, state_to_bytes)
 from lab.simulator import bakery_workspace
 
 TABLES = Path(__file__).resolve().parents[1] / "data" / "tables"
@@ -120,6 +120,19 @@ def test_a_state_the_lab_cannot_read_is_fitted_again_not_trusted(copy_of) -> Non
     assert not searcher.loaded_ and searcher.search("¿Abren el 1 de mayo?", k=1)
 
 
+def test_a_state_cut_short_or_damaged_in_the_file_is_fitted_again_not_a_zip_error(copy_of) -> None:
+    recipe = Recipe()  # BM25 alone: quick to fit again, and kept in the file under its own key
+    key = IndexSearcher(copy_of, recipe)._state_key()
+    blob = copy_of.searcher_state(key)
+    flipped = blob[:200] + bytes(byte ^ 0xFF for byte in blob[200:260]) + blob[260:]
+    for damaged in (blob[: len(blob) // 2], flipped):
+        with copy_of.transaction():
+            copy_of._db.execute("UPDATE searcher_states SET state = ? WHERE recipe = ?", (damaged, key))
+        searcher = IndexSearcher(copy_of, recipe)
+        assert not searcher.loaded_ and searcher.search("¿Abren el 1 de mayo?", k=1)
+        assert IndexSearcher(copy_of, recipe).loaded_  # the refit was kept, and the next searcher loads it
+
+
 def test_an_empty_index_or_an_unknown_recipe_says_which_command_builds_a_searchable_one(tmp_path) -> None:
     with IndexStore(tmp_path / "empty.sqlite") as store:
         with pytest.raises(IndexNotSearchableError, match="holds no chunks yet.*python -m lab index --db"):
@@ -178,6 +191,15 @@ def test_a_state_is_refused_when_it_names_a_class_from_outside_the_lab_or_holds_
         restore_fitted(TUNED.retriever(), {**state, "__description__": np.array(description)}, small_corpus)
     with pytest.raises(ValueError, match="allow_pickle"):
         state_from_bytes(state_to_bytes({"x": np.array([object()], dtype=object)}))
+
+
+def test_a_state_cut_at_every_offset_is_a_damaged_state_error_and_never_another_error(indexed) -> None:
+    with IndexStore(indexed) as store:
+        corpus = SearchCorpus.from_chunks(store.chunks()[:6], pages=store.pages())
+    blob = state_to_bytes(fitted_state(TfidfRetriever().fit(corpus)))
+    for size in range(len(blob)):
+        with pytest.raises(DamagedStateError):
+            restore_fitted(TfidfRetriever(), state_from_bytes(blob[:size]), corpus)
 
 
 def test_a_state_poured_into_a_retriever_built_another_way_is_refused(small_corpus) -> None:

@@ -224,7 +224,7 @@ def test_a_crash_while_writing_json_leaves_the_previous_file_intact(store: Profi
     monkeypatch.undo()
     assert store.stored_bytes() == before
     assert json.loads(before)["profile"]["name"] == "Sofía"
-    assert sorted(p.name for p in store.path.parent.iterdir()) == ["memory.json"]  # no temporary left behind
+    assert sorted(p.name for p in store.path.parent.iterdir()) == [".memory.json.lock", "memory.json"]  # no temporary
 
 
 def test_a_crash_at_the_rename_leaves_the_previous_file_intact(store: ProfileStore,
@@ -240,7 +240,7 @@ def test_a_crash_at_the_rename_leaves_the_previous_file_intact(store: ProfileSto
         store.forget("name")
     monkeypatch.undo()
     assert store.stored_bytes() == before and "name" in store.fields()
-    assert sorted(p.name for p in store.path.parent.iterdir()) == ["memory.json"]
+    assert sorted(p.name for p in store.path.parent.iterdir()) == [".memory.json.lock", "memory.json"]
 
 
 def test_the_profile_file_is_readable_by_its_owner_only(store: ProfileStore) -> None:

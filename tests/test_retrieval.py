@@ -13,17 +13,8 @@ import pytest
 
 from lab.retrieval.evaluation import source_units
 from lab.retrieval.fields import BM25FRetriever
-from lab.retrieval import (
-    RRF,
-    BM25Retriever,
-    EmbeddingRetriever,
-    LsaRetriever,
-    SearchCorpus,
-    StoredVectorRetriever,
-    TfidfRetriever,
-    UnknownAudienceError,
-    reciprocal_rank_fusion,
-)
+from lab.retrieval import (RRF, BM25Retriever, EmbeddingRetriever, LsaRetriever, SearchCorpus,
+                           StoredVectorRetriever, TfidfRetriever, UnknownAudienceError, reciprocal_rank_fusion)
 from lab.course.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
 from lab.embedders.lsa import LsaEmbedder

@@ -7,8 +7,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from lab.index import (SCHEMA_VERSION, IndexedPage, IndexOpenError, IndexStore, ModelMismatchError,
-                              SchemaVersionError, StoreError)
+from lab.index import (SCHEMA_VERSION, IndexOpenError, IndexStore, IndexedPage, ModelMismatchError,
+                       SchemaVersionError, StoreError)
 from lab.notion.pages import PageMetadata
 
 

@@ -11,7 +11,22 @@ from lab.cli.exits import CommandFailure, ExitCode
 if TYPE_CHECKING:
     from lab.index import IndexStore
 
-__all__ = ["open_index", "open_existing_index", "database_problem", "rebuild_hint"]
+__all__ = ["open_index", "open_existing_index", "index_file_exists", "database_problem", "rebuild_hint"]
+
+
+def index_file_exists(path: str) -> bool:
+    """Whether a file (not a folder) is at ``path``; a path the command may not look into ends it
+    with the database exit code, as any other problem with ``--db`` does."""
+    if path.strip() in ("", ":memory:"):  # names no file (open_index says why it cannot hold an index)
+        return False
+    try:
+        where = Path(path)
+        if where.is_dir():
+            raise CommandFailure(ExitCode.DATABASE, f"--db {path} is a folder, not a file; give a file path such as "
+                                                    f"{where / 'kb.sqlite'}")
+        return where.is_file()
+    except OSError as exc:  # a folder on the path it may not enter, a name too long, ...
+        raise CommandFailure(ExitCode.DATABASE, database_problem(path, exc)) from None
 
 
 def open_index(path: str) -> "IndexStore":
@@ -22,9 +37,7 @@ def open_index(path: str) -> "IndexStore":
         raise CommandFailure(ExitCode.DATABASE, f"--db {path!r} would keep the index in memory and lose it when the "
                                           "command ends; give a file path such as kb.sqlite")
     where = Path(path)
-    if where.is_dir():
-        raise CommandFailure(ExitCode.DATABASE, f"--db {path} is a folder, not a file; give a file path such as "
-                                          f"{where / 'kb.sqlite'}")
+    index_file_exists(path)
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         store = IndexStore(where)
@@ -70,9 +83,7 @@ def open_existing_index(path: str) -> "IndexStore":
     from lab.index import IndexOpenError, IndexStore, StoreError
 
     where = Path(path)
-    if where.is_dir():
-        raise CommandFailure(ExitCode.DATABASE, f"--db {path} is a folder, not an index file")
-    if not where.is_file():
+    if not index_file_exists(path):
         raise CommandFailure(ExitCode.DATABASE, f"--db {path}: no index there; build one first with "
                                                 f"python -m lab index --db {path}")
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
-from lab.cli.index_file import database_problem, open_index
+from lab.cli.index_file import database_problem, index_file_exists, open_index
 from lab.cli.options import RATE, SECONDS, AnnouncedRetry, interruptible, not_blank, token_from_env
 from lab.clock import WallClock, iso_minute
 from lab.errors import LabError
@@ -31,7 +31,7 @@ def indexer_command(args: argparse.Namespace, kind: str) -> int:
 
     interruptible()
     token = token_from_env(args.token_env)
-    created = not Path(args.db).exists()
+    created = not index_file_exists(args.db)
     store = open_index(args.db)
     finished = False
     try:
@@ -199,9 +199,9 @@ def _index_state(path: str) -> tuple[dict | None, str | None, int | None]:
     Only an existing, non-empty file is opened, so that reading it never creates an index."""
     from lab.index import IndexStore
 
-    if not Path(path).is_file() or Path(path).stat().st_size == 0:
-        return None, None, None
     try:
+        if not Path(path).is_file() or Path(path).stat().st_size == 0:
+            return None, None, None
         with IndexStore(path) as store:
             runs = store.sync_runs()
             return (runs[-1] if runs else None), store.watermark("notion"), store.count_chunks()

@@ -9,6 +9,7 @@ the index it planned against is still the one it is about to write.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from typing import Any
 from lab.index.errors import IndexOpenError, StoreError, is_damaged, open_failure
 from lab.index.schema import check_schema, create_tables, tables
 
-__all__ = ["IndexDatabase", "BUSY_TIMEOUT_S"]
+__all__ = ["IndexDatabase", "BUSY_TIMEOUT_S", "check_index_file", "header_problem"]
 
 BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction to end
 
@@ -35,10 +36,17 @@ class _ClosedIndex:
 
 
 class IndexDatabase:
-    """The index file itself: opened, checked, and written in transactions (the base of ``IndexStore``)."""
+    """The index file itself: opened, checked, and written in transactions (the base of ``IndexStore``).
+
+    An existing file is checked before anything writes to it, the journal mode included: a file
+    that is not SQLite, is cut short, or is not an index of this schema version is refused
+    byte for byte as it was.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path not in ("", ":memory:"):
+            check_index_file(self.path)
         try:
             # transactions are explicit; a writer waits for another process's transaction to end
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
@@ -55,7 +63,11 @@ class IndexDatabase:
         except sqlite3.DatabaseError as error:  # not SQLite, damaged, read-only
             self._db.close()
             raise IndexOpenError(self.path, open_failure(self.path, error), is_damaged(error)) from None
-        self._check_or_create_schema()
+        try:
+            self._check_or_create_schema()
+        except BaseException:
+            self._db.close()
+            raise
 
     def _use_write_ahead_log(self) -> None:
         """Write-ahead log, synced at checkpoints: a commit (one per page a first index reads) costs
@@ -141,3 +153,62 @@ class IndexDatabase:
             raise StoreError("the schema version is written once, when the index is created")
         with self.transaction():
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = 100
+
+
+def check_index_file(path: str) -> None:
+    """Refuse an existing file that is not an index this lab can open, reading it only.
+
+    Nothing is written before this check passes, so a refused file keeps every byte (SQLite would
+    otherwise switch it to write-ahead logging first, and read a 1-byte file as an empty database
+    to fill). A missing or empty file passes: it becomes a new index.
+    """
+    try:
+        with open(path, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            header = file.read(_HEADER_BYTES)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise IndexOpenError(path, open_failure(path, error)) from None
+    if size == 0:
+        return
+    problem = header_problem(header, size)
+    if problem is not None:
+        raise IndexOpenError(path, problem, damaged=problem.startswith("is damaged"))
+    reader = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    try:
+        check_schema(reader, path)
+    except sqlite3.DatabaseError as error:
+        raise IndexOpenError(path, open_failure(path, error), is_damaged(error)) from None
+    finally:
+        reader.close()
+
+
+def header_problem(header: bytes, size: int) -> str | None:
+    """What is wrong with a SQLite file whose first bytes are ``header`` and whose length is ``size``
+    (None if nothing SQLite would not also catch): not SQLite at all, or not a whole number of pages.
+
+    A SQLite file is always whole pages (a checkpoint in another process writes whole pages too),
+    so a size that is not is a file cut short, even inside its last page, which SQLite's own
+    check (the page count in the header against the pages in the file) rounds away.
+    """
+    if len(header) < _HEADER_BYTES:
+        if _SQLITE_MAGIC.startswith(header[:len(_SQLITE_MAGIC)]):
+            return (f"is damaged (cut short: {size} bytes, less than a SQLite header); move it aside or delete it, "
+                    "then build the index again")
+        return "is not a SQLite file (too short to be one); point it at a new file or at an index this lab wrote"
+    if not header.startswith(_SQLITE_MAGIC):
+        return "is not a SQLite file (file is not a database); point it at a new file or at an index this lab wrote"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return (f"is damaged (its header gives a page size of {page_size}); move it aside or delete it, then build "
+                "the index again")
+    if size % page_size:
+        return (f"is damaged (cut short: {size} bytes, not a whole number of its {page_size}-byte pages); move it "
+                "aside or delete it, then build the index again")
+    return None

@@ -7,6 +7,7 @@ which the store's errors and the command line both use.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from lab.errors import LabError
@@ -45,7 +46,10 @@ def open_failure(path: str | Path, error: BaseException) -> str:
     errors and the command line both say it this way."""
     cause = _cause(error)
     folder = Path(path).parent
-    if str(path) != ":memory:" and not folder.is_dir():
+    if isinstance(error, PermissionError):  # before looking at the folder, which may be the one refused
+        return (f"cannot be opened ({cause}); give the run read and write access to the file and to every folder "
+                "on its path, or choose another path")
+    if str(path) != ":memory:" and not os.path.isdir(folder):  # isdir: a folder it may not enter is not one
         return f"cannot be created: the folder {folder} does not exist; create it first or choose another path"
     if "not a database" in cause:
         return f"is not a SQLite file ({cause}); point it at a new file or at an index this lab wrote"

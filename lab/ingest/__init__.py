@@ -8,8 +8,9 @@ the same way, and switch the model that serves searches without a gap. Dense vec
 """
 
 from lab.ingest.deletion_guardrail import GuardrailError
-from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNotReadableError,
-                              FileNotTextError, FolderNotFoundError, IngestReport, ingest_folder, stale_chunks)
+from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNameError, FileNotReadableError,
+                              FileNotTextError, FileTooLargeError, FolderNotFoundError, IngestReport, ingest_folder,
+                              stale_chunks)
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.replanning import ConcurrentSyncError
 from lab.ingest.serving import ModelSwitch, SwitchReport
@@ -17,5 +18,6 @@ from lab.ingest.sync import SyncConfig, SyncReport, cost_table, full_index, incr
 
 __all__ = ["find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "ConcurrentSyncError",
            "GuardrailError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
-           "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNotReadableError", "FileNotTextError",
-           "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks", "ModelSwitch", "SwitchReport"]
+           "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNameError", "FileNotReadableError",
+           "FileNotTextError", "FileTooLargeError", "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks",
+           "ModelSwitch", "SwitchReport"]

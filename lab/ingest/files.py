@@ -9,6 +9,9 @@ longer gives are deleted, as are the chunks of a file that disappeared. Every wr
 transaction, and an index whose searchable content changed counts one more generation, so a
 cache keyed by the generation knows when to forget.
 
+What the run reads is decided in :mod:`lab.ingest.folder_reading`: regular files only, no
+symbolic link followed (each is listed in the report), every file checked as text as it is read.
+
 A run that would delete more than ``max_delete_share`` of the source's chunks refuses and
 writes nothing (a partial checkout or a wrong path looks exactly like mass deletion); run it
 again with ``force=True`` if the files really went. A run with nothing to do writes nothing. A
@@ -30,45 +33,26 @@ from typing import Any
 import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
+from lab.embedders import DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches
 from lab.errors import LabError
-from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
-from lab.embedders.batches import DEFAULT_BATCH_SIZE, embed_in_batches
-from lab.embedders import DenseEmbedder, check_embedder_limit
 from lab.index import IndexStore, IngestedFile
-from lab.ingest.replanning import check_unmoved, publish_with_replanning
 from lab.index.serving import SwitchPendingError, require_serving
+from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
+from lab.ingest.folder_reading import (FileNameError, FileNotReadableError, FileNotTextError, FileTooLargeError,
+                                       FolderNotFoundError, file_text, read_folder)
+from lab.ingest.replanning import check_unmoved, publish_with_replanning
 
-__all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
+__all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "FileNameError", "FileTooLargeError",
+           "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
 
 #: Fields of a chunk row other than its id whose change needs no new vector (the text is the same).
 _METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited")
 
 
-class FolderNotFoundError(LabError, FileNotFoundError):
-    """The folder to ingest does not exist (or is not a folder)."""
-
-
-class FileNotReadableError(LabError, OSError):
-    """A file the run would cut cannot be read (its permissions, or it vanished while the run listed the folder)."""
-
-
 class ChunkIdCollisionError(LabError, ValueError):
-    """Two files would give chunks the same id (their paths differ only in what an id drops)."""
-
-
-class FileNotTextError(LabError, ValueError):
-    """A file the run would cut is not UTF-8 text (a binary file, or text saved in another encoding)."""
-
-
-def _text(path: str, data: bytes) -> str:
-    """A file's bytes as text: UTF-8, with a byte order mark (as some editors write) dropped."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FileNotTextError(
-            f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}): save it as "
-            "UTF-8 or move it out of the folder. Nothing was embedded or written.") from None
+    """Two files would give chunks the same id: their paths, or the urls their comments declare, differ
+    only in what an id drops, or are the same url."""
 
 
 def content_hash(data: bytes) -> str:
@@ -130,7 +114,8 @@ class IngestReport:
     """What one run found and did. Chunk counts are distinct chunk ids of the source.
 
     ``chunks_stale``: chunks whose chunker changed since they were cut (their files were cut
-    again); ``texts_embedded``: texts sent to the embedder, in ``batches`` calls.
+    again); ``texts_embedded``: texts sent to the embedder, in ``batches`` calls;
+    ``links_skipped``: the symbolic links found under the folder, none of them followed.
     """
 
     model: str
@@ -150,6 +135,7 @@ class IngestReport:
     changed_ids: tuple[str, ...] = ()
     deleted_ids: tuple[str, ...] = ()
     attempts: int = 1  # 2 or more: another run published while this one read, and it planned again
+    links_skipped: tuple[str, ...] = ()
 
     @property
     def wrote(self) -> bool:
@@ -157,8 +143,8 @@ class IngestReport:
         return bool(self.chunks_new or self.chunks_changed or self.chunks_deleted or self.files_cut)
 
     def as_row(self) -> dict[str, Any]:
-        """The counts as one table row (the id lists left out)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("changed_ids", "deleted_ids")}
+        """The counts as one table row (the lists of ids and links left out)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("changed_ids", "deleted_ids", "links_skipped")}
 
 
 @dataclass
@@ -182,23 +168,6 @@ def _row(chunk: Chunk) -> dict[str, Any]:
     return {"id": chunk.id, "page_id": chunk.page_id, "title": chunk.title, "type": chunk.type or "",
             "section": chunk.section, "order": chunk.order, "text": chunk.text, "tokens": chunk.tokens,
             "fingerprint": chunk.fingerprint, "edited": chunk.edited or ""}
-
-
-def _read_folder(root: Path, chunkers: FileChunkers) -> dict[str, bytes]:
-    if not root.is_dir():  # an empty listing would read as "every file was deleted"
-        raise FolderNotFoundError(f"{root} is not a folder: check the path (nothing was read or written)")
-    files = sorted((p for p in root.rglob("*") if p.is_file() and chunkers.chunker(p.name)),
-                   key=lambda p: p.relative_to(root).as_posix())
-    return {p.relative_to(root).as_posix(): _read_bytes(p, root) for p in files}
-
-
-def _read_bytes(path: Path, root: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise FileNotReadableError(
-            f"{path.relative_to(root).as_posix()} cannot be read ({error.strerror or type(error).__name__}): give "
-            "the run read access to it or move it out of the folder. Nothing was embedded or written.") from None
 
 
 def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers: Any) -> None:
@@ -234,15 +203,15 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
         if record and record.content_hash == digest and recipe.made(record):
             plan.unchanged += len(links.get(path, ()))
             kept.update(links.get(path, ()))
-            _claim(owners, links.get(path, ()), path)
+            _claim(owners, links.get(path, ()), path, files)
             continue
         if record and not recipe.made(record):
             plan.stale += len(links.get(path, ()))
-        chunks = chunkers.split(path, _text(path, data))
+        chunks = chunkers.split(path, file_text(path, data))
         plan.records.append(IngestedFile(path=path, content_hash=digest, chunker=recipe.name,
                                          chunker_params=recipe.params, chunker_version=recipe.version))
         plan.ids_by_file[path] = [c.id for c in chunks]
-        _claim(owners, plan.ids_by_file[path], path)
+        _claim(owners, plan.ids_by_file[path], path, files)
         kept.update(plan.ids_by_file[path])
         recut.extend(chunks)
     # only the re-cut files' chunks are looked up, by key: an unchanged folder reads no chunk rows
@@ -257,15 +226,39 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
     return plan
 
 
-def _claim(owners: dict[str, str], ids: Iterable[str], path: str) -> None:
+def _claim(owners: dict[str, str], ids: Iterable[str], path: str, files: Mapping[str, bytes]) -> None:
     """Record that these chunk ids come from ``path``; refuse an id another file already gave."""
     for chunk_id in ids:
         other = owners.setdefault(chunk_id, path)
         if other != path:
             raise ChunkIdCollisionError(
-                f"{other} and {path} both give a chunk the id {chunk_id!r} (their paths differ only in spaces, "
-                "accents, case or punctuation, which ids leave out): rename one of them. Nothing was embedded "
-                "or written.")
+                f"{other} and {path} both give a chunk the id {chunk_id!r}: {_collision_cause(other, path, files)}. "
+                "Nothing was embedded or written.")
+
+
+def _collision_cause(first: str, second: str, files: Mapping[str, bytes]) -> str:
+    """Why two files give the same ids, and the fix: the urls their ``<!-- url: -->`` comments declare
+    (ids start with a page's url), or else their paths (the url a file without one gets)."""
+    declared = {path: _declared_url(path, files[path]) for path in (first, second)}
+    if declared[first] and declared[second]:
+        urls = (f"the url {declared[first]}" if declared[first] == declared[second] else
+                f"the urls {declared[first]} and {declared[second]} (which differ only in what an id drops)")
+        return (f"both declare {urls} in their <!-- url: --> comment, and a chunk id starts with its page's url: "
+                "give each file its own url in that comment")
+    if declared[first] or declared[second]:
+        commented, plain = (first, second) if declared[first] else (second, first)
+        return (f"the url {declared[commented]} that {commented} declares in its <!-- url: --> comment and the path "
+                f"of {plain} give the same page id: change that url, or rename {plain}")
+    return ("their paths differ only in spaces, accents, case or punctuation, which ids leave out: rename one of "
+            "them")
+
+
+def _declared_url(path: str, data: bytes) -> str | None:
+    """The url a markdown file's ``<!-- url: -->`` comment declares, or None (no comment, or not markdown)."""
+    if PurePosixPath(path).suffix != ".md":
+        return None
+    publication = Document.from_markdown(file_text(path, data), path).markdown.publication
+    return None if "url" in publication.fallbacks else publication.url
 
 
 def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dict[str, dict[str, Any]]) -> None:
@@ -304,7 +297,8 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
 
     def attempt(number: int) -> IngestReport:  # the folder and the index are read afresh each time
         _check_model(store, model)
-        files = _read_folder(Path(root), chunkers)
+        folder = read_folder(Path(root), chunkers)
+        files = folder.files
         with store.read_transaction():
             plan = _plan(store, source, files, chunkers, model)
         check_deletion_share(
@@ -321,7 +315,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
             chunks_total=sum(len(ids) for ids in store.file_chunk_ids(source).values()),
             texts_embedded=embedded.texts, batches=embedded.batches, tokens_embedded=embedded.tokens,
             generation=generation, changed_ids=tuple(sorted(plan.changed)), deleted_ids=tuple(plan.deleted),
-            attempts=number)
+            attempts=number, links_skipped=folder.links_skipped)
 
     return publish_with_replanning(store, attempt)
 

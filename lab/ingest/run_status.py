@@ -9,7 +9,8 @@ stopped running at all).
 
 The file is written to a temporary file in the same folder and renamed over the old one, so a
 reader sees the previous status or the new one, never half a line. The token never reaches it:
-every message passes through :func:`lab.redaction.redact` first.
+every message passes through :func:`lab.redaction.redact` first. Reading it back checks every
+field (its type, and the outcome and exit code against their ranges) before a monitor trusts it.
 """
 
 from __future__ import annotations
@@ -21,15 +22,27 @@ from pathlib import Path
 from typing import Any
 
 from lab.atomic_files import write_text_atomically
+from lab.errors import LabError
+from lab.json_files import JSONFileError, read_json_file
 from lab.redaction import redact
 
-__all__ = ["OUTCOMES", "RUN_COUNTS", "RunStatus", "write_status_file", "read_status_file"]
+__all__ = ["OUTCOMES", "RUN_COUNTS", "RunStatus", "StatusFileError", "write_status_file", "read_status_file"]
 
 #: Every outcome a status file can hold: the sync finished, the guardrail refused it, or it failed.
 OUTCOMES = ("ok", "refused", "failed")
 #: The counts of a ``sync_runs`` row that a status file repeats.
 RUN_COUNTS = ("requests", "pages_reread", "pages_removed", "chunks_new", "chunks_updated", "chunks_unchanged",
               "chunks_deleted", "chunks_total", "tokens_embedded")
+#: Far more than one line of status ever holds.
+MAX_STATUS_BYTES = 1 << 20
+#: Each field of the file and what it holds, as JSON reads it back.
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {"command": (str,), "outcome": (str,), "exit_code": (int,),
+                                             "finished_at": (str,), "watermark": (str, type(None)),
+                                             "counts": (dict,), "message": (str,)}
+
+
+class StatusFileError(LabError, ValueError):
+    """A status file that is not one ``write_status_file`` wrote (damaged, edited, or another file)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,5 +82,39 @@ def write_status_file(path: str | Path, status: RunStatus, *secrets: str | None)
 
 
 def read_status_file(path: str | Path) -> RunStatus:
-    """The status a file holds (what a monitor does in two lines of any language)."""
-    return RunStatus(**json.loads(Path(path).read_text(encoding="utf-8")))
+    """The status a file holds (what a monitor does in two lines of any language), every field checked."""
+    try:
+        fields = read_json_file(path, MAX_STATUS_BYTES)
+    except JSONFileError as problem:
+        raise _not_a_status(path, str(problem)) from None
+    except OSError as error:  # missing, a folder, no permission: as the file system says
+        raise StatusFileError(f"{path} cannot be read ({error.strerror or error}); is it the --status-file "
+                              "that sync writes?") from None
+    problem = _status_problem(fields)
+    if problem is not None:
+        raise _not_a_status(path, problem)
+    return RunStatus(**fields)
+
+
+def _not_a_status(path: str | Path, problem: str) -> StatusFileError:
+    return StatusFileError(f"{path} is not a status file written by sync: it {problem}; the next sync run replaces "
+                           "it (treat it as a failed run until then)")
+
+
+def _status_problem(fields: Any) -> str | None:
+    """Why parsed JSON is not a run's status (None if it is one): its keys, each field's type and range."""
+    if not isinstance(fields, dict):
+        return "is not a JSON object"
+    missing, unknown = sorted(set(_FIELD_TYPES) - set(fields)), sorted(set(fields) - set(_FIELD_TYPES))
+    if missing or unknown:
+        return f"lacks {', '.join(missing)}" if missing else f"holds the unknown key {unknown[0]!r}"
+    for name, types in _FIELD_TYPES.items():
+        if not isinstance(fields[name], types) or isinstance(fields[name], bool):
+            return f"holds {name!r} as a {type(fields[name]).__name__}"
+    if fields["outcome"] not in OUTCOMES:
+        return f"holds the outcome {fields['outcome'][:20]!r}, not one of {', '.join(OUTCOMES)}"
+    if not 0 <= fields["exit_code"] <= 255:
+        return f"holds the exit code {fields['exit_code']}, outside 0 to 255"
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in fields["counts"].values()):
+        return "holds a count that is not a whole number of at least 0"
+    return None

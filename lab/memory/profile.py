@@ -12,7 +12,12 @@ imposes rules instead of saving whatever it is given:
   expired field is deleted from the file before anything is read (``None``: kept until forgotten);
 - every write stamps the ISO 8601 time of the edit, with its time zone;
 - ``forget`` deletes the field from the file on disk, not just from memory;
-- writes are atomic: a crash mid-write leaves the previous file intact.
+- writes are atomic: a crash mid-write leaves the previous file intact;
+- each update reads, changes and writes the file under a lock (:mod:`lab.file_lock`), so two
+  processes updating one profile at once both keep their fields;
+- the file is checked as it is read, entry by entry, and a file the store refuses is left as it
+  was; a field the store would refuse now (a hand edit, an older whitelist) is not given to a
+  prompt.
 
 The sensitive-value pattern is a thin net and the whitelist is the real defence. Known blind
 spots (each pinned by a test): numbers spelled out ("six one two ...") or split by spaces or
@@ -37,13 +42,16 @@ from pathlib import Path
 from typing import Any
 
 from lab.atomic_files import write_text_atomically
-from lab.errors import LabError
 from lab.clock import Clock, WallClock
+from lab.errors import LabError
+from lab.file_lock import exclusive_lock
+from lab.json_files import JSONFileError, read_json_file
 
 __all__ = [
     "DEFAULT_ALLOWED_FIELDS",
     "DEFAULT_RETENTION",
     "FORMAT_VERSION",
+    "MAX_FILE_BYTES",
     "ProfileFileError",
     "ProfileStore",
     "UpdateResult",
@@ -79,6 +87,9 @@ DEFAULT_RETENTION: Mapping[str, timedelta | None] = {
 #: Version 2 added ``expires``; a version-1 file is read as one whose fields never expire.
 FORMAT_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
+#: Larger than any profile of whitelisted short facts; a larger file is not one this store wrote.
+MAX_FILE_BYTES = 1 << 20
+_KEYS = ("version", "updated_at", "profile", "expires")
 
 _LETTER = r"[^\W\d_]"
 # Keywords count only as whole words (bounded by anything but a letter), so "api_key" and
@@ -162,6 +173,61 @@ def _shape_problem(value: Any) -> str | None:
     return None
 
 
+def _document_problem(document: Any) -> str | None:
+    """What makes a parsed file not a profile this store reads (None if it is one): the type and
+    range of each entry, as the store writes them."""
+    if not isinstance(document, dict):
+        return f"is not a version-{FORMAT_VERSION} profile: expected a JSON object, found {_json_type(document)}"
+    unknown = sorted(set(document) - set(_KEYS))
+    if unknown:
+        return (f"is not a version-{FORMAT_VERSION} profile: it holds the key {unknown[0]!r}, which a profile does not "
+                f"have (it has {', '.join(_KEYS)})")
+    version = document.get("version")
+    if type(version) is not int or version not in _READABLE_VERSIONS:  # True == 1, but is no version
+        return (f"is not a version-{FORMAT_VERSION} profile: its version is {json.dumps(version)[:40]} (this store "
+                f"reads versions {' and '.join(map(str, _READABLE_VERSIONS))})")
+    if document.get("updated_at") is not None and _aware_time_problem(document["updated_at"]):
+        return (f"is not a version-{FORMAT_VERSION} profile: its updated_at is "
+                f"{_aware_time_problem(document['updated_at'])}")
+    if not isinstance(document.get("profile"), dict):
+        return (f"is not a version-{FORMAT_VERSION} profile: 'profile' is {_json_type(document.get('profile'))}, not a "
+                "'profile' object of field name to value")
+    for name, value in document["profile"].items():
+        shape = _shape_problem(value)
+        if shape is not None:
+            return (f"is not a version-{FORMAT_VERSION} profile: the field {name!r} holds "
+                    f"{json.dumps(value)[:40]}: {shape}")
+    expires = document.get("expires", {})
+    if not isinstance(expires, dict):
+        return (f"is not a version-{FORMAT_VERSION} profile: 'expires' is {_json_type(expires)}, not an 'expires' "
+                "object of field name to expiry time")
+    for name, until in expires.items():
+        problem = _aware_time_problem(until)
+        if problem:
+            return f"is not a version-{FORMAT_VERSION} profile: the expiry of {name!r} is {problem}"
+    return None
+
+
+def _aware_time_problem(value: Any) -> str | None:
+    """Why ``value`` is not an ISO 8601 time with its time zone, as the store writes them (None if it is one)."""
+    example = "such as 2026-07-01T09:00:00+00:00"
+    if not isinstance(value, str):
+        return f"{_json_type(value)}, not an ISO 8601 time with its time zone ({example})"
+    try:
+        instant = datetime.fromisoformat(value)
+    except ValueError:
+        return f"{json.dumps(value)[:40]}, which is not an ISO 8601 time ({example})"
+    if instant.utcoffset() is None:
+        return f"{json.dumps(value)[:40]}, a time without a time zone ({example})"
+    return None
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number"}
+    return "null" if value is None else names.get(type(value), f"a {type(value).__name__}")
+
+
 class ProfileStore:
     """A user profile kept in one JSON file: whitelisted fields, refused values, expiry, atomic writes.
 
@@ -191,78 +257,112 @@ class ProfileStore:
 
     def load(self) -> dict[str, Any]:
         """The document as stored (version, updated_at, profile, expires), expired fields included;
-        an empty profile if no file exists yet. :meth:`fields` is what a prompt should read."""
-        if not self.path.exists():
-            return {"version": FORMAT_VERSION, "updated_at": None, "profile": {}, "expires": {}}
+        an empty profile if no file exists yet. :meth:`fields` is what a prompt should read.
+
+        The file is checked as it is read (size, JSON within bounds, the type of every entry, each
+        expiry a time with its zone); anything else is a :class:`ProfileFileError` naming the file,
+        the entry and the fix, and the file is left as it was.
+        """
         try:
-            document = json.loads(self.path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ProfileFileError(f"{self.path} is not valid JSON ({exc}); fix it or delete it to start "
-                                   "an empty profile") from None
-        if (not isinstance(document, dict) or document.get("version") not in _READABLE_VERSIONS
-                or not isinstance(document.get("profile"), dict)
-                or not isinstance(document.setdefault("expires", {}), dict)):
-            raise ProfileFileError(f"{self.path} is not a version-{FORMAT_VERSION} profile: expected a JSON "
-                                   f"object with 'version': {FORMAT_VERSION}, 'updated_at', a 'profile' object "
-                                   "and an 'expires' object")
+            document = read_json_file(self.path, MAX_FILE_BYTES)
+        except FileNotFoundError:
+            return {"version": FORMAT_VERSION, "updated_at": None, "profile": {}, "expires": {}}
+        except JSONFileError as problem:
+            raise self._refused(str(problem)) from None
+        except OSError as error:  # a folder, a path under a file, no permission to read it
+            raise ProfileFileError(f"{self.path} cannot be read ({error.strerror or error}); give the program read "
+                                   "access to it, or choose another path") from None
+        problem = _document_problem(document)
+        if problem is not None:
+            raise self._refused(problem)
+        document.setdefault("expires", {})  # a version-1 file has none: its fields never expire
         return document
 
     def fields(self) -> dict[str, Any]:
-        """The stored profile fields alone, as a dict, after deleting those past their retention."""
+        """The stored fields a prompt may read, after deleting those past their retention.
+
+        A stored field the store would refuse now (off the whitelist, sensitive, about someone
+        else: written under an older whitelist, or by hand) is left out; :meth:`refused_fields`
+        lists it and :meth:`forget` deletes it.
+        """
         self.expire()
-        return dict(self.load()["profile"])
+        return {name: value for name, value in self.load()["profile"].items()
+                if refusal_reason(name, value, self.allowed_fields) is None}
+
+    def refused_fields(self) -> dict[str, str]:
+        """Stored fields that :meth:`fields` leaves out, each with the reason the store would refuse it now."""
+        stored = self.load()["profile"]
+        reasons = {name: refusal_reason(name, value, self.allowed_fields) for name, value in stored.items()}
+        return {name: reason for name, reason in reasons.items() if reason is not None}
 
     def expire(self) -> tuple[str, ...]:
         """Delete from the file every field whose retention ran out; the names deleted, in order."""
-        document = self.load()
-        now = self._now()
-        expired = tuple(name for name, until in sorted(document["expires"].items())
-                        if datetime.fromisoformat(until) <= now)
-        for name in expired:
-            document["profile"].pop(name, None)
-            del document["expires"][name]
-        if expired:
-            self._save(document)
-        return expired
+        if not self._drop_expired(self.load()):  # nothing to delete: a read takes no lock and writes nothing
+            return ()
+        with exclusive_lock(self.path):
+            document = self.load()
+            expired = self._drop_expired(document)
+            if expired:
+                self._save(document)
+            return expired
 
     def update(self, fields: Mapping[str, Any]) -> UpdateResult:
         """Store the allowed, harmless fields, each with its expiry, and report every refused one with its reason.
 
-        The file is rewritten (and its time stamp moved) only if at least one field was accepted.
+        The file is rewritten (and its time stamp moved) only if at least one field was accepted or
+        expired. The read, the change and the write hold the profile's lock, so that updates from
+        several processes at once each keep what the others wrote.
         """
         if not isinstance(fields, Mapping):
             raise TypeError(f"update() takes a mapping of field name to value, got {type(fields).__name__}")
-        self.expire()
-        document = self.load()
-        accepted: list[str] = []
-        rejected: dict[str, str] = {}
-        for name, value in fields.items():
-            reason = refusal_reason(name, value, self.allowed_fields)
-            if reason is None:
+        reasons = {name: refusal_reason(name, value, self.allowed_fields) for name, value in fields.items()}
+        accepted = tuple(name for name, reason in reasons.items() if reason is None)
+        rejected = {str(name): reason for name, reason in reasons.items() if reason is not None}
+        if not accepted:
+            self.expire()
+            return UpdateResult(accepted, rejected)
+        with exclusive_lock(self.path):
+            document = self.load()
+            self._drop_expired(document)
+            for name in accepted:
+                value = fields[name]
                 document["profile"][name] = list(value) if isinstance(value, tuple) else value
                 self._stamp_expiry(document, name)
-                accepted.append(name)
-            else:
-                rejected[str(name)] = reason
-        if accepted:
             self._save(document)
-        return UpdateResult(tuple(accepted), rejected)
+        return UpdateResult(accepted, rejected)
 
     def forget(self, field: str) -> bool:
         """Delete ``field`` from the file itself; True if it was stored, False if there was nothing to forget."""
-        document = self.load()
-        if field not in document["profile"]:
+        if field not in self.load()["profile"]:  # nothing to forget: no lock, no write
             return False
-        del document["profile"][field]
-        document["expires"].pop(field, None)
-        self._save(document)
-        return True
+        with exclusive_lock(self.path):
+            document = self.load()
+            if field not in document["profile"]:
+                return False
+            del document["profile"][field]
+            document["expires"].pop(field, None)
+            self._save(document)
+            return True
 
     def stored_bytes(self) -> bytes:
         """The file exactly as it sits on disk (its ``len`` is the size in bytes)."""
         if not self.path.exists():
             raise FileNotFoundError(f"no profile stored yet at {self.path}: call update() first")
         return self.path.read_bytes()
+
+    def _drop_expired(self, document: dict[str, Any]) -> tuple[str, ...]:
+        """Delete the fields past their retention from ``document`` (in memory); their names, in order."""
+        now = self._now()
+        expired = tuple(name for name, until in sorted(document["expires"].items())
+                        if datetime.fromisoformat(until) <= now)
+        for name in expired:
+            document["profile"].pop(name, None)
+            del document["expires"][name]
+        return expired
+
+    def _refused(self, problem: str) -> ProfileFileError:
+        return ProfileFileError(f"{self.path} {problem}; it was left as it is: fix it, or delete it to start an "
+                                "empty profile")
 
     def _stamp_expiry(self, document: dict[str, Any], name: str) -> None:
         period = self.retention.get(name)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import zipfile
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +29,8 @@ from lab.errors import LabError
 from lab.retrieval.corpus import SearchCorpus
 from lab.vectors.estimator import Estimator
 
-__all__ = ["FITTED_STATE_VERSION", "FittedStateError", "fitted_state", "restore_fitted", "state_to_bytes", "state_from_bytes"]
+__all__ = ["FITTED_STATE_VERSION", "FittedStateError", "DamagedStateError", "fitted_state", "restore_fitted",
+           "state_to_bytes", "state_from_bytes"]
 
 #: Part of the key a state is kept under: raise it when what a fit keeps changes, so older states are fitted again.
 FITTED_STATE_VERSION = 1
@@ -37,6 +40,14 @@ _JSON_SCALARS = (bool, int, float, str, type(None))
 
 class FittedStateError(LabError, TypeError):
     """A fitted state that cannot be written as arrays, or that does not fit the retriever it is poured into."""
+
+
+class DamagedStateError(FittedStateError, ValueError):
+    """Bytes that are not a state :func:`state_to_bytes` wrote: cut short, damaged, or holding pickled objects."""
+
+
+#: What NumPy and zipfile raise on bytes that are not a whole, plain ``.npz`` archive.
+_UNREADABLE = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, KeyError, OSError)
 
 
 def fitted_state(retriever: Estimator) -> dict[str, np.ndarray]:
@@ -51,7 +62,13 @@ def restore_fitted(retriever: Estimator, state: Mapping[str, np.ndarray], corpus
     """Make the unfitted ``retriever`` (built like the one the state came from) fitted, with ``corpus`` as its corpus."""
     if _DESCRIPTION not in state:
         raise FittedStateError("this is not a fitted state written by fitted_state (no description)")
-    _pour(retriever, json.loads(str(state[_DESCRIPTION])), state, corpus)
+    try:
+        _pour(retriever, json.loads(str(state[_DESCRIPTION])), state, corpus)
+    except FittedStateError:
+        raise
+    except (KeyError, IndexError, AttributeError, TypeError, ValueError) as error:  # a description that does not match
+        raise DamagedStateError(f"this fitted state does not describe a retriever ({type(error).__name__}: "
+                                f"{error}): fit again") from None
     return retriever
 
 
@@ -63,9 +80,16 @@ def state_to_bytes(state: Mapping[str, np.ndarray]) -> bytes:
 
 
 def state_from_bytes(blob: bytes) -> dict[str, np.ndarray]:
-    """The arrays :func:`state_to_bytes` wrote; object arrays (which would unpickle) are refused."""
-    with np.load(io.BytesIO(blob), allow_pickle=False) as archive:
-        return {name: archive[name] for name in archive.files}
+    """The arrays :func:`state_to_bytes` wrote; object arrays (which would unpickle) and bytes that are
+    not a whole archive (cut short, damaged: each member's CRC-32 is checked) are a :class:`DamagedStateError`."""
+    if not blob.startswith(b"PK\x03\x04"):  # np.load would read a lone array, or try to unpickle
+        raise DamagedStateError("these bytes are not a fitted state (not an .npz archive): fit again")
+    try:
+        with np.load(io.BytesIO(blob), allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except _UNREADABLE as error:
+        raise DamagedStateError(f"this fitted state cannot be read ({type(error).__name__}: {error}): fit "
+                                "again") from None
 
 
 def _children(estimator: Estimator) -> list[tuple[str, Estimator]]:

@@ -11,6 +11,12 @@ store of personal data with its own retention and access rules. A plain SHA-256 
 short questions can be recovered by hashing likely guesses. With a key kept apart from the log,
 nobody holding only the log can test guesses, while equal queries (after case and spacing are
 normalised) still give equal digests, so repeats can be counted.
+
+A record is a line that ends in a newline. A process killed while appending leaves a last line
+without one; reading ignores it (it may also be a record another process is still writing), and
+the next append, under a lock the appenders share (:mod:`lab.file_lock`), cuts it off before it
+writes, so that its own record starts on a line of its own. Every other line is checked as it is
+read (JSON within bounds, each field's type) and a bad one is named by its number, never shown.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,6 +35,8 @@ import pandas as pd
 
 from lab.clock import Clock
 from lab.errors import LabError
+from lab.file_lock import exclusive_lock
+from lab.json_files import JSONFileError, parse_json_text
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit
@@ -39,7 +49,13 @@ class SearchLogKeyError(LabError, ValueError):
 
 
 class SearchLogFileError(LabError, ValueError):
-    """The log's path is a folder, or a line of the file is not a search record."""
+    """The log's path is a folder, the file cannot be read or written, or a line of it is not a search record."""
+
+
+_DIGEST = re.compile(r"[0-9a-f]{16}")
+#: What each field of a record holds, as JSON reads it back (checked on every line read).
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {"at": (str, type(None)), "asked_by": (str,), "audience": (str, type(None)),
+                                             "query_hmac": (str,), "k": (int,), "page_ids": (list,)}
 
 
 def query_digest(query: str, key: bytes) -> str:
@@ -78,7 +94,7 @@ class SearchLog:
             raise SearchLogKeyError(f"the search log's key is a str or bytes secret, not {type(key).__name__}; "
                                     "pass key=... from a secret kept apart from the log")
         self.path = Path(path)
-        if self.path.is_dir():
+        if os.path.isdir(self.path):  # isdir: a path it may not look into is found out at the first record
             raise SearchLogFileError(f"{self.path} is a folder; the search log is a file: pass a path such as "
                                      f"{self.path / 'searches.jsonl'}")
         self._key = key.encode("utf-8") if isinstance(key, str) else bytes(key)
@@ -94,29 +110,108 @@ class SearchLog:
         entry = SearchRecord(at=self.clock.datetime().isoformat() if self.clock is not None else None,
                              asked_by=asked_by, audience=audience, query_hmac=query_digest(query, self._key), k=k,
                              page_ids=pages)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as handle:  # one short write per line: appends do not interleave
-            handle.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+        line = (json.dumps(asdict(entry), ensure_ascii=False) + "\n").encode("utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with exclusive_lock(self.path):
+                _append_line(self.path, line)
+        except OSError as error:
+            raise SearchLogFileError(f"{self.path} cannot be written ({error.strerror or error}); free some space or "
+                                     "make it writable: this search was not logged") from None
         return entry
 
     def records(self) -> list[SearchRecord]:
-        """Every record in the file, oldest first (none if the file does not exist yet)."""
-        if not self.path.exists():
+        """Every record in the file, oldest first (none if the file does not exist yet); a last line
+        without its newline (cut by a crash, or still being written) is not a record yet."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
             return []
-        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError as error:
+            raise SearchLogFileError(f"{self.path} cannot be read ({error.strerror or error}); give this program "
+                                     "read access to it") from None
+        lines = data.split(b"\n")[:-1]  # whatever follows the last newline is not a whole record
         return [self._record(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
 
-    def _record(self, number: int, line: str) -> SearchRecord:
+    def _record(self, number: int, line: bytes) -> SearchRecord:
+        # the line itself is never shown: it may hold what a person typed
         try:
-            return SearchRecord(**json.loads(line))
-        except (ValueError, TypeError) as error:  # the line itself is never shown: it may hold what a person typed
-            raise SearchLogFileError(
-                f"line {number} of {self.path} is not a search record ({type(error).__name__}); the file holds "
-                "JSON lines written by SearchLog: move it aside and start a new log") from None
+            fields = parse_json_text(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise self._not_a_record(number, "it is not UTF-8 text") from None
+        except JSONFileError as problem:  # says what is wrong, never what the line holds
+            raise self._not_a_record(number, f"it {problem}") from None
+        problem = _record_problem(fields)
+        if problem is not None:
+            raise self._not_a_record(number, problem)
+        return SearchRecord(**fields)
+
+    def _not_a_record(self, number: int, problem: str) -> SearchLogFileError:
+        return SearchLogFileError(f"line {number} of {self.path} is not a search record ({problem}); the file holds "
+                                  "JSON lines written by SearchLog: move it aside and start a new log")
 
     def frame(self) -> pd.DataFrame:
         """The records as a table, one row per search."""
         return pd.DataFrame([asdict(r) for r in self.records()], columns=list(SearchRecord.__dataclass_fields__))
+
+
+def _append_line(path: Path, line: bytes) -> None:
+    """Append ``line`` to the log, under the appenders' lock: first cut a last line that a crashed
+    append left without its newline; if the write fails (a full disk), cut what it wrote, so that
+    the file ends on a whole record either way."""
+    descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        size = os.lseek(descriptor, 0, os.SEEK_END)
+        if size and _read_at(descriptor, size - 1, 1) != b"\n":
+            size = _start_of_last_line(descriptor, size)
+            os.ftruncate(descriptor, size)
+        try:
+            view = memoryview(line)
+            while view:  # a write may take only part of the line (O_APPEND: each part lands at the end)
+                view = view[os.write(descriptor, view):]
+        except OSError:
+            os.ftruncate(descriptor, size)
+            raise
+    finally:
+        os.close(descriptor)
+
+
+def _read_at(descriptor: int, offset: int, count: int) -> bytes:
+    os.lseek(descriptor, offset, os.SEEK_SET)  # os.pread is POSIX only
+    return os.read(descriptor, count)
+
+
+def _start_of_last_line(descriptor: int, size: int, block: int = 4096) -> int:
+    """Where the file's last line starts: just after the last newline before ``size``, or 0."""
+    end = size
+    while end > 0:
+        start = max(0, end - block)
+        found = _read_at(descriptor, start, end - start).rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        end = start
+    return 0
+
+
+def _record_problem(fields: Any) -> str | None:
+    """Why a parsed line is not a search record (None if it is one): its keys, then each field's type."""
+    if not isinstance(fields, dict):
+        return "it is not a JSON object"
+    expected = list(_FIELD_TYPES)
+    if sorted(fields) != sorted(expected):
+        missing, extra = sorted(set(expected) - set(fields)), sorted(set(fields) - set(expected))
+        return f"its keys are not {', '.join(expected)}" + (f": {', '.join(missing)} missing" if missing else "") + (
+            f"; {len(extra)} unknown" if extra else "")
+    for name, types in _FIELD_TYPES.items():
+        if not isinstance(fields[name], types) or isinstance(fields[name], bool):
+            return f"its {name!r} is a {type(fields[name]).__name__}"
+    if not _DIGEST.fullmatch(fields["query_hmac"]):
+        return "its 'query_hmac' is not 16 hex digits"
+    if fields["k"] < 0:
+        return "its 'k' is negative"
+    if not all(isinstance(page, str) for page in fields["page_ids"]):
+        return "its 'page_ids' hold something other than strings"
+    return None
 
 
 class AuditedRetriever(Retriever):

@@ -11,9 +11,9 @@ problem is a Notion-shaped 400.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from lab.json_files import nesting_depth_exceeds
 from lab.simulator.errors import APIError, validation_error
 
 __all__ = ["MAX_JSON_DEPTH", "MAX_INTEGER_DIGITS", "parse_json_body", "shown", "dump_json", "is_valid_unicode"]
@@ -24,35 +24,9 @@ MAX_JSON_DEPTH = 32
 #: Longer than any count or size the API takes (a page_size, a 64-bit id).
 MAX_INTEGER_DIGITS = 20
 
-_STRUCTURE = re.compile(r'[\[\]{}"\\]')
-
 
 class _BodyRefused(Exception):
     """Raised from inside the JSON parser's hooks; becomes a 400 once the parser has unwound."""
-
-
-def nesting_depth_exceeds(text: str, limit: int) -> bool:
-    """True if arrays and objects in ``text`` nest deeper than ``limit``, found in one linear pass
-    that looks only at brackets, quotes and backslashes (brackets inside strings do not count)."""
-    depth, in_string, escaped_at = 0, False, -1
-    for match in _STRUCTURE.finditer(text):
-        char, at = match.group(), match.start()
-        if in_string:
-            if at == escaped_at:
-                continue
-            if char == "\\":
-                escaped_at = at + 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in "]}":
-            depth -= 1
-    return False
 
 
 def _bounded_int(text: str) -> int:
