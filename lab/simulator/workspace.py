@@ -1,6 +1,6 @@
 """The workspace the simulator serves: pages, their block trees, a data source, integrations.
 
-A :class:`Workspace` is built from a plain spec (``data/workspace/bakery.json`` for the lessons,
+A :class:`Workspace` is built from a plain spec (``lab/datasets/data/workspace/bakery.json`` for the lessons,
 small hand-made specs in the tests) and then edited the way a person edits Notion: change a
 block's text, delete a block, add a page or a sub-page, rename a page, untick "Publicable", move
 a page to the trash, share or unshare it with an integration. Content edits stamp
