@@ -111,3 +111,13 @@ def test_every_lab_error_derives_from_one_root_so_the_cli_catches_them_all() -> 
                 roots.append(obj)
     strays = [f"{cls.__module__}.{cls.__name__}" for cls in roots if not issubclass(cls, LabError)]
     assert roots and not strays, f"errors outside LabError: {strays}"
+
+
+def test_version_names_the_command_that_was_run(capsys) -> None:
+    import lab
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out == f"notion-lab {lab.__version__}\n"
+    run = subprocess.run([sys.executable, "-m", "lab", "--version"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout == f"python -m lab {lab.__version__}\n"
