@@ -4,6 +4,7 @@ installing the lab) gives a test its own, configured by a marker or the ini file
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -155,3 +156,15 @@ def test_serve_from_the_command_line_serves_a_spec_file() -> None:
                          text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("error: no workspace spec at missing.json")
 
+
+
+JAVASCRIPT = EXAMPLE.parent / "javascript"
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (JAVASCRIPT / "node_modules" / "@notionhq" / "client").is_dir(),
+                    reason="the JavaScript example needs Node.js 18+ and `npm ci` in docs/examples/javascript")
+def test_the_javascript_example_passes_against_the_served_simulator() -> None:
+    script = Path(sys.executable).with_name("notion-lab")  # the console script of this environment
+    run = subprocess.run(["node", "--test"], cwd=JAVASCRIPT, capture_output=True, text=True, timeout=180,
+                         env={**os.environ, "NOTION_LAB": str(script)})
+    assert run.returncode == 0 and "# pass 3" in run.stdout, run.stdout[-3000:] + run.stderr[-3000:]
