@@ -125,10 +125,9 @@ def test_a_marker_sets_the_workspace_seed_and_limits_of_one_test(pytester: pytes
     result.stdout.fnmatch_lines(["*unknown plan 'gold'*"])
 
 
-def test_pytest_lists_the_marker() -> None:
-    run = subprocess.run([sys.executable, "-m", "pytest", "--markers", "-p", "no:nbval"], capture_output=True,
-                         text=True, timeout=120, cwd=EXAMPLE)
-    assert "@pytest.mark.notion_simulator(workspace=None, seed=0, **limits)" in run.stdout
+def test_pytest_lists_the_marker(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--markers", "-p", "no:nbval")
+    assert "@pytest.mark.notion_simulator(workspace=None, seed=0, **limits)" in result.stdout.str()
 
 
 def test_serve_from_the_command_line_serves_a_spec_file() -> None:
