@@ -94,9 +94,9 @@ def check_workspace_spec(spec: Any) -> None:
     page_keys = _unique_keys(pages, "pages")
     parents = {page["key"]: page.get("parent", {"type": "workspace"}) for page in pages}
     originals = _synced_originals(pages)
+    sources_by_key = dict(zip(source_keys, sources))
     for i, page in enumerate(pages):
-        _page(page, f"pages[{i}]", user_keys, {key: sources[n] for n, key in enumerate(source_keys)}, parents,
-              originals)
+        _page(page, f"pages[{i}]", user_keys, sources_by_key, parents, originals)
     _sub_pages_shown_once(pages)
     integrations = _records(spec, "integrations", _INTEGRATION, at_least_one=True)
     _unique_keys(integrations, "integrations")

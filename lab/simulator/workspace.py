@@ -1,14 +1,14 @@
 """The workspace the simulator serves: pages, their block trees, a data source, integrations.
 
-A :class:`Workspace` is built from a plain spec (``lab/datasets/data/workspace/bakery.json`` for the lessons,
-small hand-made specs in the tests) and then edited the way a person edits Notion: change a
-block's text, delete a block, add a page or a sub-page, rename a page, untick "Publicable", move
-a page to the trash, share or unshare it with an integration. Content edits stamp
-``last_edited_time`` from the clock, rounded down to the minute, on the page whose content
-changed and nowhere else: an
-edit inside a sub-page stamps the sub-page, not its parent, as in Notion. Adding a sub-page,
-or trashing, restoring or renaming one, changes its parent's content too (its ``child_page``
-block comes, goes or shows the new title), so it stamps both.
+A :class:`Workspace` is built from a plain spec (``lab/datasets/data/workspace/bakery.json`` for
+the lessons, small hand-made specs in the tests, the format of ``docs/workspace-spec.md``) and then
+edited the way a person edits Notion: change a block's text, delete a block, add a page or a
+sub-page, rename a page, untick "Publicable", move a page to the trash, share or unshare it with
+an integration. Content edits stamp ``last_edited_time`` from the clock, rounded down to the
+minute, on the page whose content changed and nowhere else: an edit inside a sub-page stamps the
+sub-page, not its parent, as in Notion. Adding a sub-page, or trashing, restoring or renaming one,
+changes its parent's content too (its ``child_page`` block comes, goes or shows the new title),
+so it stamps both.
 
 A sub-page created inside a block of a page (a toggle, a column, a callout) has that block as
 its parent (``{"type": "block_id", ...}``), as Notion reports it; its ``child_page`` block sits
@@ -155,7 +155,8 @@ class Workspace:
         self._page_keys: dict[str, str] = {}
         self._synced_keys: dict[str, str] = {}
         self._pending_refs: list[tuple[str, str]] = []
-        #: Who creates and edits when a spec or an edit names nobody: the spec's first user.
+        #: Who creates and edits when a spec or an edit names nobody: the spec's first user
+        #: (:meth:`from_spec` sets it; the bakery's is valeria).
         self.default_user = "valeria"
 
     # ------------------------------------------------------------------ building
