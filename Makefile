@@ -14,12 +14,12 @@ $(PY):
 
 $(VENV)/.run-installed: pyproject.toml constraints.txt | $(PY)
 	@echo "installing pinned dependencies into .venv (first run only, about a minute)"
-	@$(PIP) -e .
+	@$(PIP) -e ".[course]"
 	@touch $@
 
 $(VENV)/.test-installed: $(VENV)/.run-installed
 	@echo "installing the test references into .venv (first test run only, about a minute)"
-	@$(PIP) -e ".[dev]"
+	@$(PIP) -e ".[course,dev]"
 	@touch $@
 
 ## run: execute every lesson in order, regenerate data/tables and data/figures, print a summary

@@ -1,7 +1,7 @@
-"""``python -m lab``: see :mod:`lab.cli`."""
+"""``python -m lab``, the same commands as the ``notion-lab`` script: see :mod:`lab.cli`."""
 
 import sys
 
 from lab.cli import main
 
-sys.exit(main())
+sys.exit(main(prog="python -m lab"))

@@ -25,6 +25,7 @@ LAYERS = {
     "datasets": 3, "embedders": 3,                          # dense models of meaning, offline, and their kept vectors
     "simulator": 4, "index": 4,                             # the index file: the indexer writes it, retrieval reads it
     "ingest": 5, "retrieval": 5, "memory": 5,               # siblings: the indexer and retrieval never import each other
+    "testing": 5,                                           # the simulator as a test double for other projects
     "answering": 6,                                         # answering reads the retrieval layer
     "cli": 7,
     "course": 8,

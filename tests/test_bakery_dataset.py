@@ -18,10 +18,8 @@ import pytest
 from lab.datasets.bakery import (BOUNDARY_PAGE, DATA_SOURCE_KEY, DEFAULT_PATH, build_bakery_workspace,
                                  iter_blocks, load_bakery_workspace, page_texts, write_bakery_workspace)
 from lab.datasets.notion_markdown import MAX_RUN_CHARS
-from lab.course.paths import DATA_DIR
-
-QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
-HELDOUT_PATH = DATA_DIR / "questions" / "bakery_heldout.json"
+from lab.retrieval.labelled_sets import BAKERY_QUESTIONS_PATH as QUESTIONS_PATH
+from lab.retrieval.labelled_sets import HELDOUT_PATH
 LAB_TOKEN = re.compile(r"\w+|[^\w\s]")
 KB_TYPES = {"ficha": 12, "politica": 8, "faq": 10, "aviso": 6, "alergenos": 4}
 QUESTION_KINDS = {"paraphrase", "synonym", "number", "date", "allergen", "hours", "price", "policy"}

@@ -122,3 +122,13 @@ def test_index_reads_a_data_source_past_the_result_limit_in_windows_and_says_so(
     assert main(["index", "--base-url", served.base_url, "--db", str(tmp_path / "kb.sqlite"), "--rate", "50"]) == 0
     out = capsys.readouterr().out
     assert "the data source was read in 2 queries from a creation time on" in out and "315 chunks in the index" in out
+
+
+def test_version_names_the_command_that_was_run(capsys) -> None:
+    import lab
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out == f"notion-lab {lab.__version__}\n"
+    run = subprocess.run([sys.executable, "-m", "lab", "--version"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout == f"python -m lab {lab.__version__}\n"

@@ -1,4 +1,4 @@
-"""The page files under data/pages: they rebuild the committed workspaces page by page, and a
+"""The page files under lab/datasets/data/pages: they rebuild the committed workspaces page by page, and a
 product's facts, stated once in its file, reach its sheet and the allergen pages alike."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Command line: ``python -m lab serve`` (the simulator over HTTP), ``index``, ``sync``, ``audit``, and
-``search`` and ``ask`` (questions to an index).
+"""Command line: ``notion-lab serve`` (the simulator over HTTP), ``index``, ``sync``, ``audit``, and
+``search`` and ``ask`` (questions to an index). ``notion-lab`` is the console script an install puts
+on ``PATH``; ``python -m lab`` runs the same commands.
 
 ``index`` and ``sync`` run the lab's indexer against the real Notion API by default, or
 against any base URL (the served simulator): the token is read from an environment variable
@@ -18,6 +19,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from lab import __version__
 from lab.cli.asking import add_asking_parsers
 from lab.cli.audit import add_audit_parser
 from lab.cli.exits import CommandFailure, ExitCode
@@ -26,14 +28,20 @@ from lab.cli.options import Parser
 from lab.cli.serve import DEFAULT_SERVE_TOKEN, add_serve_parser
 from lab.errors import LabError
 
-__all__ = ["main", "build_parser", "ExitCode", "DEFAULT_SERVE_TOKEN"]
+__all__ = ["main", "build_parser", "ExitCode", "DEFAULT_SERVE_TOKEN", "SCRIPT"]
+
+#: The console script's name: "lab" alone is taken on PATH (a GitLab command line) and on PyPI,
+#: and the name says what the commands are about.
+SCRIPT = "notion-lab"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m lab`` parser with every command."""
+def build_parser(prog: str = SCRIPT) -> argparse.ArgumentParser:
+    """The parser with every command, named ``prog`` in its usage and errors."""
     codes = ", ".join(f"{code.value} {code.name.lower()}" for code in ExitCode)
-    parser = Parser(prog="python -m lab", description="Tools of the RAG ingestion lab.",
+    parser = Parser(prog=prog, description="Tools of the RAG ingestion lab: a Notion API simulator to serve, "
+                                           "and an indexer, a sync and a search for Notion knowledge bases.",
                     epilog=f"exit codes: {codes}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     add_serve_parser(sub)
     add_indexer_parsers(sub)
@@ -42,10 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = SCRIPT) -> int:
     """Run one command; return its :class:`ExitCode` (a usage error exits through argparse)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
         return int(args.func(args))
     except CommandFailure as failure:
         print(failure.line, file=sys.stderr)

@@ -5,33 +5,37 @@ from __future__ import annotations
 import argparse
 import signal
 import threading
+from pathlib import Path
+from typing import Any
 
 from lab.cli.exits import CommandFailure, ExitCode
 from lab.cli.options import PORT, PROBABILITY, SECONDS, SEED, check_token
 from lab.clock import WallClock
 from lab.notion import PLANS
-from lab.simulator import KB_INTEGRATION, LimitsConfig, NotionSimulator, Workspace, derived_token
+from lab.simulator import LimitsConfig, NotionSimulator, Workspace, derived_token
 from lab.simulator.server import IDLE_TIMEOUT, SimulatorHTTPServer
+from lab.simulator.spec import load_workspace_spec
 
 __all__ = ["DEFAULT_SERVE_TOKEN", "add_serve_parser", "serve_command"]
 
-#: The knowledge-base integration's token when ``--token`` is not given. It is public: it
-#: exists so that examples work out of the box against a local simulator, nothing else.
+#: The token of the workspace's first integration (the bakery's knowledge-base indexer) when
+#: ``--token`` is not given. It is public: it exists so that examples work out of the box against a
+#: local simulator, nothing else.
 DEFAULT_SERVE_TOKEN = "ntn_lab_local_simulator_token"
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from lab.datasets.bakery import load_bakery_workspace
-
+    """Serve the bakery, or the workspace spec given with ``--workspace``, until Ctrl-C or SIGTERM."""
     token = args.token if args.token is not None else DEFAULT_SERVE_TOKEN
     check_token(token, "--token")
     limits = LimitsConfig(plan=args.plan, window_seconds=args.window_seconds,
                           workspace_window_seconds=args.window_seconds, p_workspace=args.p_workspace,
                           p_overload=args.p_overload)
-    workspace = Workspace.from_spec(load_bakery_workspace(), WallClock())
+    workspace = Workspace.from_spec(_spec(args.workspace), WallClock())
+    first = next(iter(workspace.integrations))  # the bakery's is the knowledge-base indexer
     # Every other integration's token and the cursor key derive from this token, not from the seed.
     simulator = NotionSimulator(workspace, clock=workspace.clock, limits=limits, seed=args.seed,
-                                tokens={KB_INTEGRATION: token}, secret=token)
+                                tokens={first: token}, secret=token)
     try:
         server = SimulatorHTTPServer(simulator, args.host, args.port, verbose=args.verbose,
                                      idle_timeout=args.idle_timeout)
@@ -41,7 +45,7 @@ def serve_command(args: argparse.Namespace) -> int:
     print(f"Notion API simulator for '{workspace.name}' at {server.base_url}  (plan {args.plan}: "
           f"{limits.budget} requests per {args.window_seconds:g}-s window, seed {args.seed})")
     for key, integration in sorted(workspace.integrations.items()):
-        print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, args.token)}")
+        print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, first, args.token)}")
     print(f"Use base_url without /v1 with the official SDK. Connections silent for {args.idle_timeout:g} s are "
           "closed. Ctrl-C or SIGTERM stops the server.", flush=True)
 
@@ -58,17 +62,29 @@ def serve_command(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _how_to_get_token(key: str, given: str | None) -> str:
+def _spec(path: Path | None) -> dict[str, Any]:
+    """The workspace spec to serve: a file someone wrote (checked first), or the bakery."""
+    if path is not None:
+        return load_workspace_spec(path)
+    from lab.datasets.bakery import load_bakery_workspace
+
+    return load_bakery_workspace()
+
+
+def _how_to_get_token(key: str, first: str, given: str | None) -> str:
     if given is None:  # the public default: every token derived from it is public too
-        token = DEFAULT_SERVE_TOKEN if key == KB_INTEGRATION else derived_token(DEFAULT_SERVE_TOKEN, key)
+        token = DEFAULT_SERVE_TOKEN if key == first else derived_token(DEFAULT_SERVE_TOKEN, key)
         return f"token {token}"
-    if key == KB_INTEGRATION:
+    if key == first:
         return "the token given with --token (not shown)"
     return f"token not shown: lab.simulator.derived_token(<your --token>, {key!r}) computes it"
 
 
 def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="serve the simulated Notion API over HTTP")
+    serve.add_argument("--workspace", type=Path, default=None, metavar="SPEC.json",
+                       help="serve the workspace this JSON spec describes (see docs/workspace-spec.md) instead of "
+                            "the bakery's")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
     serve.add_argument("--port", type=PORT, default=8787, help="0 lets the system choose")
     serve.add_argument("--seed", type=SEED, default=0, help="seeds latency draws, faults and request ids")
@@ -80,7 +96,8 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
                        help="close a connection that stays silent, or sends only part of a request, this many "
                             f"seconds (default {IDLE_TIMEOUT:g})")
     serve.add_argument("--token", default=None,
-                       help=f"token of the knowledge-base integration (default: {DEFAULT_SERVE_TOKEN}); the "
-                            "other integrations' tokens and the cursor key derive from it")
+                       help=f"token of the workspace's first integration, the bakery's knowledge-base indexer "
+                            f"(default: {DEFAULT_SERVE_TOKEN}); the other integrations' tokens and the cursor key "
+                            "derive from it")
     serve.add_argument("--verbose", action="store_true", help="print one line per request")
     serve.set_defaults(func=serve_command)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lab.datasets import DATA_DIR
+from lab.course.paths import DATA_DIR
 from lab.errors import LabError
 
 __all__ = ["Exercise", "Exercises", "Feedback", "ExerciseMismatch", "same_value", "EXERCISES_DIR"]

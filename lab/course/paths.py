@@ -1,8 +1,11 @@
-"""Where the lab reads its inputs and writes what the lessons generate.
+"""Where the lessons live and where they write what they generate: the repository's ``data/``.
 
-Generated files (tables, figures, saved samples) go under ``data/`` by default. Setting the
-environment variable ``LAB_OUTPUT_DIR`` sends them elsewhere, which is how the test suite
-regenerates every table into a temporary folder and compares it with the committed one.
+The lessons run from a checkout: the notebooks, their exercises (``data/exercises/``) and their
+outputs are the repository's, not the package's (the package's own data is
+:data:`lab.datasets.PACKAGE_DATA`). Generated files (tables, figures, saved samples) go under
+``data/`` by default. Setting the environment variable ``LAB_OUTPUT_DIR`` sends them elsewhere,
+which is how the test suite regenerates every table into a temporary folder and compares it with
+the committed one.
 """
 
 from __future__ import annotations
@@ -10,12 +13,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from lab.datasets import DATA_DIR, REPO_ROOT
-
 __all__ = ["REPO_ROOT", "DATA_DIR", "NOTEBOOKS_DIR", "output_dir", "tables_dir", "figures_dir", "samples_dir",
            "index_dir"]
 
+#: The checkout's root (this file is ``lab/course/paths.py``), its lessons and its ``data/`` folder.
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
+DATA_DIR = REPO_ROOT / "data"
 
 OUTPUT_ENV = "LAB_OUTPUT_DIR"
 

@@ -1,11 +1,11 @@
 """The Trigo Lento workspace: the spec the Notion simulator reads, built from the page files.
 
-Every page of the bakery's workspace is a file under ``data/pages/bakery/``: a written page is
+Every page of the bakery's workspace is a file under ``lab/datasets/data/pages/bakery/``: a written page is
 Notion-flavoured Markdown (``<key>.md``, read by :mod:`lab.datasets.notion_markdown`), a product
 sheet is a TOML file of facts (``<key>.toml``, written out by :mod:`lab.datasets.product_sheets`),
 and ``pages.toml`` gives their order. This module gives every page its dates (drawn inside the
 bakery's working hours, unless its file fixes them) and writes the result to
-``data/workspace/bakery.json``. The same seed always gives the same bytes, so the committed file
+``lab/datasets/data/workspace/bakery.json``. The same seed always gives the same bytes, so the committed file
 can be checked by regenerating it::
 
     python -m lab.datasets.bakery
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from lab.chunking.tokens import count_tokens
-from lab.datasets import DATA_DIR
+from lab.datasets.package_data import PACKAGE_DATA
 
 from .notion_markdown import Block, PageFile, PageFileError, check_front_matter, read_page_file, read_page_order
 from .product_sheets import latest_change, product_list, product_sheet, read_product, read_wording
@@ -37,9 +37,9 @@ __all__ = [
 ]
 
 #: Where the committed workspace spec lives.
-DEFAULT_PATH = DATA_DIR / "workspace" / "bakery.json"
+DEFAULT_PATH = PACKAGE_DATA / "workspace" / "bakery.json"
 #: The page files the spec is built from.
-PAGES_DIR = DATA_DIR / "pages" / "bakery"
+PAGES_DIR = PACKAGE_DATA / "pages" / "bakery"
 #: The one data source of the workspace: the knowledge base shared with the integrations.
 DATA_SOURCE_KEY = "base-de-conocimiento"
 #: The page edited last of all (its file fixes the time); an incremental sync on ``on_or_after``

@@ -1,6 +1,6 @@
 """The docs corpus: markdown pages of a fictional team-scheduling product, Shiftloom.
 
-Eleven pages under ``data/corpora/docs/`` (``guides/``, ``admin/``, ``api/``,
+Eleven pages under ``lab/datasets/data/corpora/docs/`` (``guides/``, ``admin/``, ``api/``,
 ``integrations/``), each normally opening with a publication comment
 ``<!-- url: ... | version: ... | updated: ... -->``; one page has no comment and one a
 partial one, so the chunker's fallbacks show. Written by hand.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lab.datasets import DATA_DIR
+from lab.datasets.package_data import PACKAGE_DATA
 
 __all__ = ["DOCS_DIR", "load_docs_corpus"]
 
-DOCS_DIR = DATA_DIR / "corpora" / "docs"
+DOCS_DIR = PACKAGE_DATA / "corpora" / "docs"
 
 
 def load_docs_corpus(root: Path = DOCS_DIR) -> list[tuple[str, str]]:

@@ -7,12 +7,12 @@ separate the two audiences here. The index holds every page with its audience, a
 filters by the asker's audience *before* ranking. Without that filter a support agent's question
 about refund approval lands on the HR page, the closest keyword match; with it, on the refund page.
 
-The pages are Notion-flavoured Markdown files under ``data/pages/handbook/`` (read by
+The pages are Notion-flavoured Markdown files under ``lab/datasets/data/pages/handbook/`` (read by
 :mod:`lab.datasets.notion_markdown`; their front matter names the audience and the author). The
 support refund page describes refunds as 退回货款, 原路返回 and 主管确认, while the HR pay policy
 talks at length about 审批, 批准, 金额 and 退还: that vocabulary is what makes the trap work. This
 module adds users, the data source, integrations and timestamps, and writes
-``data/workspace/handbook.json``. Regenerate it with ``python -m lab.datasets.handbook``; a test
+``lab/datasets/data/workspace/handbook.json``. Regenerate it with ``python -m lab.datasets.handbook``; a test
 checks that the bytes do not move.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from lab.clock import iso_minute
-from lab.datasets import DATA_DIR
+from lab.datasets.package_data import PACKAGE_DATA
 
 from .notion_markdown import PageFile, PageFileError, check_front_matter, read_page_file, read_page_order
 
@@ -39,9 +39,9 @@ AUDIENCES: tuple[str, ...] = ("客服", "人事")
 DATA_SOURCE_KEY = "kb"
 SUPPORT_INTEGRATION = "support-bot"
 HR_INTEGRATION = "hr-bot"
-HANDBOOK_PATH = DATA_DIR / "workspace" / "handbook.json"
-PAGES_DIR = DATA_DIR / "pages" / "handbook"
-QUESTIONS_PATH = DATA_DIR / "questions" / "handbook_questions.json"
+HANDBOOK_PATH = PACKAGE_DATA / "workspace" / "handbook.json"
+PAGES_DIR = PACKAGE_DATA / "pages" / "handbook"
+QUESTIONS_PATH = PACKAGE_DATA / "questions" / "handbook_questions.json"
 
 _USERS = (
     {"key": "lin-xiaowen", "name": "林晓雯"},  # support training lead, owns the knowledge base

@@ -1,4 +1,4 @@
-"""Notion-flavoured Markdown: the page files under ``data/pages/`` read into workspace-spec blocks.
+"""Notion-flavoured Markdown: the page files under ``lab/datasets/data/pages/`` read into workspace-spec blocks.
 
 A page file is TOML front matter between ``+++`` lines, then one Markdown construct per Notion
 block: ``#``-``###`` headings, ``-`` / ``1.`` / ``- [ ]`` list items (children indented by four
@@ -10,7 +10,7 @@ Inline, ``**bold**``, ```code``` and ``[text](url)`` become rich-text runs.
 
 The reader is strict: every block is one line (or one fenced construct), blocks are separated by
 blank lines except consecutive list items, and anything else raises :class:`PageFileError` naming
-the file and the line. ``data/pages/README.md`` is the format's reference.
+the file and the line. ``lab/datasets/data/pages/README.md`` is the format's reference.
 """
 
 from __future__ import annotations
@@ -206,8 +206,8 @@ class _Reader:
         if match := _DIRECTIVE.fullmatch(line):
             return self._directive(match, lines, i)
         if _SYNTAX_START.match(line):
-            raise self.fail(number, f"{line[:20]!r}... is not a construct of this format (see data/pages/README.md); "
-                                    "to start a paragraph with this character, escape it with a backslash")
+            raise self.fail(number, f"{line[:20]!r}... is not a construct of this format (see "
+                                    "lab/datasets/data/pages/README.md); to start a paragraph with this character, escape it with a backslash")
         return [{"type": "paragraph", "text": self.rich(line, number)}], i + 1
 
     def _list_item(self, kind: str, match: re.Match[str], lines: Lines, i: int) -> tuple[list[Block], int]:

@@ -1,6 +1,6 @@
 """Product sheets ("Ficha: ...") written from product files, and the product lists allergen pages embed.
 
-Each piece the bakery sells is a TOML file of facts, ``data/pages/bakery/ficha-<piece>.toml``;
+Each piece the bakery sells is a TOML file of facts, ``lab/datasets/data/pages/bakery/ficha-<piece>.toml``;
 ``product_sheet.toml`` beside them holds the sentences every sheet shares. Where it offers several
 wordings, a sheet draws its own with the page's seeded generator: twelve sheets written from one
 outline would otherwise repeat the same sentences, and retrieval would match on them. Allergen
@@ -84,7 +84,8 @@ def read_product(path: Path) -> Product:
     required = {item.name for item in fields(Product) if item.default is MISSING and item.default_factory is MISSING}
     missing, unknown = sorted(required - {"key"} - data.keys()), sorted(data.keys() - names)
     if missing or unknown:
-        raise ValueError(f"{path}: missing fields {missing}, unknown fields {unknown}; see data/pages/README.md")
+        raise ValueError(f"{path}: missing fields {missing}, unknown fields {unknown}; "
+                         "see lab/datasets/data/pages/README.md")
     if "created" in data and data["created"].utcoffset() != timedelta(0):
         raise ValueError(f"{path}: write created in UTC, e.g. 2026-02-04T16:35:00Z")
     return Product(key=path.stem, **data)

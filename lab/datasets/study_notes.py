@@ -2,8 +2,8 @@
 
 Lesson 04 cuts the notes, read one after another, into fixed word windows; lesson 07 uses the
 queries (each with the ids of its relevant notes, one with none) to measure retrieval.
-The file ``data/corpora/study_notes.json`` is written by hand, as is
-``data/corpora/study_session.json``, a scripted conversation about the notes (lesson 08).
+The file ``lab/datasets/data/corpora/study_notes.json`` is written by hand, as is
+``lab/datasets/data/corpora/study_session.json``, a scripted conversation about the notes (lesson 08).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lab.datasets import DATA_DIR
+from lab.datasets.package_data import PACKAGE_DATA
 
 __all__ = ["STUDY_NOTES_PATH", "STUDY_SESSION_PATH", "load_study_notes", "load_study_session", "note_documents"]
 
-STUDY_NOTES_PATH = DATA_DIR / "corpora" / "study_notes.json"
-STUDY_SESSION_PATH = DATA_DIR / "corpora" / "study_session.json"
+STUDY_NOTES_PATH = PACKAGE_DATA / "corpora" / "study_notes.json"
+STUDY_SESSION_PATH = PACKAGE_DATA / "corpora" / "study_session.json"
 
 
 def load_study_notes(path: Path = STUDY_NOTES_PATH) -> dict[str, Any]:

@@ -14,16 +14,16 @@ from typing import Any
 from lab.datasets.handbook import load_handbook_questions
 from lab.datasets.study_notes import load_study_notes
 from lab.retrieval.evaluation import LabelledQuestion, Level
-from lab.datasets import DATA_DIR
+from lab.datasets.package_data import PACKAGE_DATA
 from lab.retrieval.corpus import SearchCorpus
 
 __all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "HELDOUT_PATH", "labelled_questions",
            "bakery_questions", "heldout_bakery_questions", "unanswerable_bakery_questions", "handbook_questions",
            "study_note_questions", "study_note_corpus"]
 
-BAKERY_QUESTIONS_PATH = DATA_DIR / "questions" / "bakery_questions.json"
-UNANSWERABLE_PATH = DATA_DIR / "questions" / "bakery_unanswerable.json"
-HELDOUT_PATH = DATA_DIR / "questions" / "bakery_heldout.json"
+BAKERY_QUESTIONS_PATH = PACKAGE_DATA / "questions" / "bakery_questions.json"
+UNANSWERABLE_PATH = PACKAGE_DATA / "questions" / "bakery_unanswerable.json"
+HELDOUT_PATH = PACKAGE_DATA / "questions" / "bakery_heldout.json"
 
 
 def _gold_unit(gold: Mapping[str, str], page_id: Callable[[str], str], level: Level) -> Any:

@@ -332,9 +332,11 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         """A request id for an answer the server gives without asking the simulator."""
         return object_id("request", "refused", next(self._refusals))
 
-    def start_in_background(self) -> "SimulatorHTTPServer":
-        """Serve from a background thread (a notebook keeps working while it serves)."""
-        self._thread = threading.Thread(target=self.serve_forever, name="notion-simulator", daemon=True)
+    def start_in_background(self, poll_interval: float | None = None) -> "SimulatorHTTPServer":
+        """Serve from a background thread (a notebook keeps working while it serves); :meth:`stop` waits
+        up to ``poll_interval`` seconds for the loop to notice (a test double stops often: it polls faster)."""
+        self._thread = threading.Thread(target=self.serve_forever, args=(poll_interval,), name="notion-simulator",
+                                        daemon=True)
         self._thread.start()
         return self
 

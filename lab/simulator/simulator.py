@@ -191,6 +191,12 @@ class NotionSimulator:
                 return token
         raise KeyError(f"no integration {integration_key!r}; known: {sorted(set(self._tokens.values()))}")
 
+    def set_limits(self, limits: LimitsConfig) -> None:
+        """Answer every later request under ``limits`` (plan, budgets, fault probabilities), keeping the
+        requests already counted in the current windows and the seeded fault stream."""
+        self.limits = limits
+        self.limiter.config = limits
+
     def served_frame(self) -> pd.DataFrame:
         """The server-side request log as a DataFrame (connection names, never tokens), its most
         recent :data:`SERVED_LOG_SIZE` lines."""

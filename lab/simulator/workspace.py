@@ -1,14 +1,14 @@
 """The workspace the simulator serves: pages, their block trees, a data source, integrations.
 
-A :class:`Workspace` is built from a plain spec (``data/workspace/bakery.json`` for the lessons,
-small hand-made specs in the tests) and then edited the way a person edits Notion: change a
-block's text, delete a block, add a page or a sub-page, rename a page, untick "Publicable", move
-a page to the trash, share or unshare it with an integration. Content edits stamp
-``last_edited_time`` from the clock, rounded down to the minute, on the page whose content
-changed and nowhere else: an
-edit inside a sub-page stamps the sub-page, not its parent, as in Notion. Adding a sub-page,
-or trashing, restoring or renaming one, changes its parent's content too (its ``child_page``
-block comes, goes or shows the new title), so it stamps both.
+A :class:`Workspace` is built from a plain spec (``lab/datasets/data/workspace/bakery.json`` for
+the lessons, small hand-made specs in the tests, the format of ``docs/workspace-spec.md``) and then
+edited the way a person edits Notion: change a block's text, delete a block, add a page or a
+sub-page, rename a page, untick "Publicable", move a page to the trash, share or unshare it with
+an integration. Content edits stamp ``last_edited_time`` from the clock, rounded down to the
+minute, on the page whose content changed and nowhere else: an edit inside a sub-page stamps the
+sub-page, not its parent, as in Notion. Adding a sub-page, or trashing, restoring or renaming one,
+changes its parent's content too (its ``child_page`` block comes, goes or shows the new title),
+so it stamps both.
 
 A sub-page created inside a block of a page (a toggle, a column, a callout) has that block as
 its parent (``{"type": "block_id", ...}``), as Notion reports it; its ``child_page`` block sits
@@ -139,7 +139,10 @@ class Integration(_Tracked):
 
 
 class Workspace:
-    """An in-memory Notion workspace with Notion's visibility rules and edit semantics."""
+    """An in-memory Notion workspace with Notion's visibility rules and edit semantics.
+
+    Every edit is made by ``user`` (a user's key): the first user of the spec unless told.
+    """
 
     def __init__(self, name: str, clock: Clock | None = None) -> None:
         self.name = name
@@ -152,13 +155,23 @@ class Workspace:
         self._page_keys: dict[str, str] = {}
         self._synced_keys: dict[str, str] = {}
         self._pending_refs: list[tuple[str, str]] = []
+        #: Who creates and edits when a spec or an edit names nobody: the spec's first user
+        #: (:meth:`from_spec` sets it; the bakery's is valeria).
+        self.default_user = "valeria"
 
     # ------------------------------------------------------------------ building
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any], clock: Clock | None = None) -> "Workspace":
-        """Build a workspace from its spec (see ``lab.datasets.bakery`` for the format)."""
+        """Build a workspace from its spec (the format is ``docs/workspace-spec.md``; check a spec someone
+        wrote with :func:`lab.simulator.spec.check_workspace_spec` first, which names what is wrong).
+
+        A page or data source without ``created`` is created when the workspace is built (to the
+        minute, on its clock), and one without ``created_by`` by the first user.
+        """
         ws = cls(spec["name"], clock)
+        if spec.get("users"):
+            ws.default_user = spec["users"][0]["key"]
         for user in spec.get("users", []):
             ws.users[user["key"]] = User(user["key"], object_id("user", user["key"]), user["name"])
         for ds in spec.get("data_sources", []):
@@ -172,7 +185,8 @@ class Workspace:
             ws._add_integration(integration)
         return ws
 
-    def _user_id(self, key: str) -> str:
+    def _user_id(self, key: str | None) -> str:
+        key = self.default_user if key is None else key
         if key not in self.users:
             self.users[key] = User(key, object_id("user", key), key)
         return self.users[key].id
@@ -186,10 +200,14 @@ class Workspace:
                 entry["options"] = list(prop.get("options", []))
             properties[name] = entry
         record = DataSource(ds["key"], object_id("data_source", ds["key"]), object_id("database", ds["key"]),
-                            ds["title"], properties, ds["created"], ds.get("edited", ds["created"]),
-                            self._user_id(ds.get("created_by", "valeria")),
-                            self._user_id(ds.get("edited_by", ds.get("created_by", "valeria"))))
+                            ds["title"], properties, *self._times(ds), self._user_id(ds.get("created_by")),
+                            self._user_id(ds.get("edited_by", ds.get("created_by"))))
         self.data_sources[record.id] = record
+
+    def _times(self, spec: dict[str, Any]) -> tuple[str, str]:
+        """``created`` and ``edited`` of a spec; a time it leaves out is now, to the minute."""
+        created = spec.get("created") or self._stamp()
+        return created, spec.get("edited") or created
 
     def _data_source_by_key(self, key: str) -> DataSource:
         for ds in self.data_sources.values():
@@ -213,10 +231,9 @@ class Workspace:
         else:
             raise WorkspaceError(f"page {spec['key']!r}: unknown parent type {parent['type']!r}")
         page = Page(spec["key"], object_id("page", spec["key"]), spec["title"], spec.get("type", ""),
-                    bool(spec.get("publishable", False)), parent_type, parent_id, spec["created"],
-                    spec.get("edited", spec["created"]), self._user_id(spec.get("created_by", "valeria")),
-                    self._user_id(spec.get("edited_by", spec.get("created_by", "valeria"))), spec.get("icon"),
-                    bool(spec.get("in_trash", False)))
+                    bool(spec.get("publishable", False)), parent_type, parent_id, *self._times(spec),
+                    self._user_id(spec.get("created_by")), self._user_id(spec.get("edited_by", spec.get("created_by"))),
+                    spec.get("icon"), bool(spec.get("in_trash", False)))
         self.pages[page.id] = page
         self._page_keys[page.key] = page.id
         synced_keys, pending_refs = dict(self._synced_keys), list(self._pending_refs)
@@ -411,12 +428,12 @@ class Workspace:
     def _stamp(self) -> str:
         return iso_minute(self.clock.datetime())
 
-    def _touch_page(self, page: Page, user: str) -> str:
+    def _touch_page(self, page: Page, user: str | None) -> str:
         stamp = self._stamp()
         page.edited, page.edited_by = stamp, self._user_id(user)
         return stamp
 
-    def edit_block_text(self, block_id: str, text: str | list[dict[str, Any]], user: str = "valeria") -> None:
+    def edit_block_text(self, block_id: str, text: str | list[dict[str, Any]], user: str | None = None) -> None:
         """Replace a block's text; the block and its page get a new ``last_edited_time``."""
         block = self.block(block_id)
         if block.type not in _TEXT_TYPES:
@@ -431,7 +448,7 @@ class Workspace:
         stamp = self._touch_page(self.pages[block.page_id], user)
         block.edited, block.edited_by = stamp, self._user_id(user)
 
-    def add_page(self, spec: dict[str, Any], user: str = "valeria") -> Page:
+    def add_page(self, spec: dict[str, Any], user: str | None = None) -> Page:
         """Create a page from a spec; its created and edited times are now (to the minute).
 
         A page whose parent is a page (``{"type": "page", "key": ...}``) or a block of a page
@@ -460,7 +477,7 @@ class Workspace:
             self._touch_page(parent, user)
         return page
 
-    def add_child_page(self, parent_id: str, spec: dict[str, Any], user: str = "valeria", *,
+    def add_child_page(self, parent_id: str, spec: dict[str, Any], user: str | None = None, *,
                        inside_block: str | None = None) -> Page:
         """Create a sub-page at the end of page ``parent_id``, or at the end of its block ``inside_block``
         (a toggle, a column, a callout...): an edit of page ``parent_id``, as in Notion."""
@@ -473,7 +490,7 @@ class Workspace:
                                  f"pick one with find_block(page_id, text)")
         return self.add_page({**spec, "parent": {"type": "block", "id": inside_block}}, user)
 
-    def delete_block(self, block_id: str, user: str = "valeria") -> None:
+    def delete_block(self, block_id: str, user: str | None = None) -> None:
         """Delete a block as Notion's ``DELETE /v1/blocks/{id}`` does: it goes to the trash (``in_trash``)
         with everything under it, and its page is edited. Deleting a ``child_page`` block trashes
         the sub-page, and so does deleting a block that holds one (a toggle, a column)."""
@@ -498,7 +515,7 @@ class Workspace:
                 stack.extend(child.children)
         return found
 
-    def rename(self, page_id: str, title: str, user: str = "valeria") -> None:
+    def rename(self, page_id: str, title: str, user: str | None = None) -> None:
         """Change a page's title: a property edit, so the page is edited. A sub-page's title is
         also the text of its ``child_page`` block, so its parent is edited too."""
         page = self.page(page_id)
@@ -507,27 +524,27 @@ class Workspace:
         page.title = title
         self._edit_child_page_block(page_id, self._touch_page(page, user), user)
 
-    def set_publishable(self, page_id: str, value: bool, user: str = "valeria") -> None:
+    def set_publishable(self, page_id: str, value: bool, user: str | None = None) -> None:
         """Tick or untick the Publicable checkbox: a property edit, so the page is edited."""
         page = self.page(page_id)
         page.publishable = bool(value)
         self._touch_page(page, user)
 
-    def move_to_trash(self, page_id: str, user: str = "valeria") -> None:
+    def move_to_trash(self, page_id: str, user: str | None = None) -> None:
         """Move a page to the trash (``in_trash``); it disappears from search and queries."""
         self._set_in_trash(page_id, True, user)
 
-    def restore(self, page_id: str, user: str = "valeria") -> None:
+    def restore(self, page_id: str, user: str | None = None) -> None:
         """Take a page out of the trash."""
         self._set_in_trash(page_id, False, user)
 
-    def _set_in_trash(self, page_id: str, value: bool, user: str) -> None:
+    def _set_in_trash(self, page_id: str, value: bool, user: str | None) -> None:
         page = self.page(page_id)
         page.in_trash = value
         # a sub-page's block leaves (or returns to) its parent's content: the parent is edited too
         self._edit_child_page_block(page_id, self._touch_page(page, user), user, in_trash=value)
 
-    def _edit_child_page_block(self, page_id: str, stamp: str, user: str, in_trash: bool | None = None) -> None:
+    def _edit_child_page_block(self, page_id: str, stamp: str, user: str | None, in_trash: bool | None = None) -> None:
         """A sub-page's title and presence are also its parent's content: stamp its ``child_page``
         block (moving it to or from the trash when ``in_trash`` is given) and edit the parent."""
         block = self.blocks.get(page_id)

@@ -16,7 +16,7 @@ BATCH_INTEGRATION = "lote-nocturno"
 
 
 def bakery_workspace(clock: Clock | None = None, spec: dict[str, Any] | None = None) -> Workspace:
-    """The Trigo Lento workspace (``data/workspace/bakery.json``) on a fresh simulated clock."""
+    """The Trigo Lento workspace (``lab/datasets/data/workspace/bakery.json``) on a fresh simulated clock."""
     if spec is None:
         from lab.datasets.bakery import load_bakery_workspace
         spec = load_bakery_workspace()
