@@ -6,8 +6,10 @@ scores. For sparse queries (TF-IDF, BM25) the same loop first adds up, term by t
 of only the rows that contain a query term, so a query costs what its terms' rows cost, not a
 pass over every row. numpy cannot say either without temporaries the size of the scores, and
 scipy's sparse product builds every score before anything is ranked; written as plain loops and
-compiled (numba turns them into machine code on first use and caches it beside this file), they
-answer BM25 queries faster than bm25s's own numba backend (see ``bench/bm25_vs_bm25s.py``).
+compiled (numba turns them into machine code on first use and caches it beside this file).
+BM25 goes one step further and skips the rows that cannot reach the top k
+(:mod:`lab.vectors.max_score`); ``bench/bm25_vs_bm25s.py`` measures it against bm25s's own numba
+backend on corpora and queries of several shapes.
 
 Every function here keeps, for each query, the best rows in ``best_rows`` / ``best_scores``
 (shape (n_queries, k)), best first, equal scores in row order, ``counts`` saying how many are
