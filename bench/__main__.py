@@ -11,9 +11,11 @@ from bench import (bm25_vs_bm25s, chunking_vs_langchain, embedding, http_simulat
                    scale, search_vs_sklearn, served_search, tfidf_vs_sklearn)
 from bench.measure import format_table  # noqa: E402
 
-BENCHMARKS = {"tfidf": tfidf_vs_sklearn, "map": map_vs_sklearn, "bm25": bm25_vs_bm25s, "search": search_vs_sklearn}
-OTHERS = {"chunking": chunking_vs_langchain, "http": http_simulator, "scale": scale,  # each prints its own tables
+BENCHMARKS = {"tfidf": tfidf_vs_sklearn, "map": map_vs_sklearn, "search": search_vs_sklearn}
+# each prints its own tables
+OTHERS = {"bm25": bm25_vs_bm25s, "chunking": chunking_vs_langchain, "http": http_simulator, "scale": scale,
           "served": served_search, "embedding": embedding}
+HAS_LARGE = {"bm25"}  # benchmarks with sizes that run only with --large
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,6 +23,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run of a few seconds")
     parser.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS | OTHERS), help="run only these benchmarks")
+    parser.add_argument("--large", action="store_true",
+                        help="also the largest sizes (bm25: 1,000,000 documents; minutes and some 15 GB)")
     args = parser.parse_args(argv)
     chosen = args.only or [*BENCHMARKS, *OTHERS]
     rows = []
@@ -33,7 +37,8 @@ def main(argv: list[str] | None = None) -> None:
     for name in chosen:
         if name in OTHERS:
             print()
-            OTHERS[name].main(quick=args.quick)
+            options = {"large": args.large} if name in HAS_LARGE else {}
+            OTHERS[name].main(quick=args.quick, **options)
 
 
 if __name__ == "__main__":

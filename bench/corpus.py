@@ -14,7 +14,9 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["GeneratedCorpus", "generated_corpus", "generated_queries"]
+from lab.vectors import SPANISH_STOP_WORDS
+
+__all__ = ["GeneratedCorpus", "generated_corpus", "generated_queries", "zipf_words", "zipf_corpus", "zipf_queries"]
 
 _CONSONANTS = list("bcdfghjlmnprstvzñ") + ["ch", "ll", "rr", "qu"]
 _VOWELS = list("aeiouáéíóú")
@@ -99,3 +101,57 @@ def generated_queries(corpus: GeneratedCorpus, n_queries: int, seed: int = 1) ->
         picked = [words[i] for i in rng.choice(60, size=rng.integers(2, 6), replace=False)]
         queries.append(" ".join(["¿" + _FUNCTION_WORDS[rng.integers(10)], *picked]) + "?")
     return queries
+
+
+# A second shape: documents of 40-260 words drawn straight from one Zipf law over 40,000 made-up
+# words (no topics, no function words), so that most queries drawn by the same law hold at least
+# one word that is in most documents: the long lists a keyword index must read.
+ZIPF_VOCABULARY_SIZE = 40_000
+ZIPF_LAW_EXPONENT = 1.07
+ZIPF_LENGTHS = (40, 260)
+
+
+@lru_cache(maxsize=1)
+def zipf_words(seed: int = 2) -> np.ndarray:
+    """The Zipf corpus's words, most frequent first: made-up, none a stop word, a number or a function word."""
+    skipped = set(_FUNCTION_WORDS) | set(_NUMBERS) | SPANISH_STOP_WORDS
+    candidates = _pseudo_words(np.random.default_rng(seed), ZIPF_VOCABULARY_SIZE + 2_000)
+    words = [word for word in candidates if word not in skipped][:ZIPF_VOCABULARY_SIZE]
+    if len(words) < ZIPF_VOCABULARY_SIZE:
+        raise RuntimeError("not enough made-up words: raise the margin in zipf_words")
+    return np.array(words, dtype=object)
+
+
+def _zipf_ranks(rng: np.random.Generator, n: int, ranks: tuple[int, int] = (0, ZIPF_VOCABULARY_SIZE - 1),
+                exponent: float = ZIPF_LAW_EXPONENT) -> np.ndarray:
+    """``n`` word ranks drawn with probability 1 / (rank + 1) ** exponent among ``ranks`` (first, last)."""
+    weights = 1.0 / np.arange(ranks[0] + 1, ranks[1] + 2) ** exponent
+    cdf = np.cumsum(weights) / weights.sum()
+    return ranks[0] + np.minimum(np.searchsorted(cdf, rng.random(n)), ranks[1] - ranks[0])
+
+
+@lru_cache(maxsize=2)
+def zipf_corpus(n_docs: int, seed: int = 0) -> list[str]:
+    """``n_docs`` documents of 40-260 words drawn by the Zipf law, deterministic for a given seed."""
+    words = zipf_words()
+    rng = np.random.default_rng([seed, n_docs])
+    lengths = rng.integers(ZIPF_LENGTHS[0], ZIPF_LENGTHS[1] + 1, size=n_docs)
+    texts: list[str] = []
+    for start in range(0, n_docs, 10_000):  # in slices, so the random draws stay small
+        part = lengths[start:start + 10_000]
+        tokens = words[_zipf_ranks(rng, int(part.sum()))]
+        offsets = np.concatenate([[0], np.cumsum(part)])
+        texts.extend(" ".join(tokens[a:z]) for a, z in zip(offsets[:-1], offsets[1:]))
+    return texts
+
+
+def zipf_queries(n_queries: int, n_words: tuple[int, int], *, ranks: tuple[int, int] = (0, ZIPF_VOCABULARY_SIZE - 1),
+                 exponent: float = ZIPF_LAW_EXPONENT, seed: int = 1) -> list[str]:
+    """Queries of ``n_words`` (fewest, most) words drawn among the frequency ranks ``ranks`` (0 the most
+    frequent word) by the corpus's Zipf law, or by another ``exponent`` (0: uniformly)."""
+    words = zipf_words()
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(n_words[0], n_words[1] + 1, size=n_queries)
+    drawn = _zipf_ranks(rng, int(sizes.sum()), ranks, exponent)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    return [" ".join(words[drawn[a:z]]) for a, z in zip(offsets[:-1], offsets[1:])]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Row", "paired_seconds", "peak_bytes", "format_table"]
+__all__ = ["Row", "paired_seconds", "alternating_seconds", "peak_bytes", "format_table"]
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,18 @@ def paired_seconds(lab: Callable[[], Any], reference: Callable[[], Any], repeat:
 
     Alternating lab, reference, lab, ... spreads any slow spell of a shared machine over both.
     """
-    lab_times, reference_times = [], []
+    lab_seconds, reference_seconds = alternating_seconds([lab, reference], repeat)
+    return lab_seconds, reference_seconds
+
+
+def alternating_seconds(calls: Sequence[Callable[[], Any]], repeat: int = 3) -> list[float]:
+    """Best wall time of ``repeat`` runs of each call, in seconds, running the calls in turn (as
+    :func:`paired_seconds`, for any number of contenders)."""
+    times: list[list[float]] = [[] for _ in calls]
     for _ in range(repeat):
-        lab_times.append(_seconds(lab))
-        reference_times.append(_seconds(reference))
-    return min(lab_times), min(reference_times)
+        for call, taken in zip(calls, times):
+            taken.append(_seconds(call))
+    return [min(taken) for taken in times]
 
 
 def peak_bytes(call: Callable[[], Any]) -> int:

@@ -18,9 +18,12 @@ Names and formulas follow Kamphuis, de Vries, Boytsov and Lin, "Which BM25 do yo
 (ECIR 2020), as does bm25s. A query term repeated counts once per repetition, as in Lucene.
 
 Fitting precomputes every document's weight for every term it contains (a sparse matrix,
-column per term), so a query costs one column slice per query term plus a sum. Searching many
-queries at once (:meth:`BM25.top_k_many`) adds those slices up query by query in compiled code
-and keeps each query's k best as it goes (:func:`lab.vectors.search.top_k_sparse_product`).
+column per term), so a query costs one column slice per query term plus a sum: that is
+:meth:`BM25.score`, the formula as written. Searching (:meth:`BM25.top_k_many`) gives the same
+top k with the same scores, in compiled code, without reading every slice whole: each column's
+largest weight bounds what a document can get from that term, so once k documents are found the
+long columns of frequent words are only looked up for the documents that can still enter
+(:mod:`lab.vectors.max_score`, through :func:`lab.vectors.search.top_k_sparse_product`).
 """
 
 from __future__ import annotations
@@ -69,6 +72,16 @@ def check_bm25_parameters(k1: float, idf: str) -> None:
     if not 0 <= k1 < float("inf"):
         raise ValueError(f"k1 must be a finite number >= 0, not {k1!r}")
 
+
+def _column_maxima(matrix: sp.csc_matrix) -> np.ndarray:
+    """The largest stored value of each column of a CSC matrix (0 for an empty column)."""
+    maxima = np.zeros(matrix.shape[1])
+    filled = np.flatnonzero(np.diff(matrix.indptr))
+    if filled.size:
+        maxima[filled] = np.maximum.reduceat(matrix.data, matrix.indptr[filled])
+    return maxima
+
+
 class BM25(Estimator):
     """A BM25 index over a list of texts, queried with raw text.
 
@@ -90,6 +103,7 @@ class BM25(Estimator):
     doc_lengths_ : ndarray of shape (n_docs,), terms per document after the analyzer.
     avgdl_ : float, mean document length.
     weights_ : scipy.sparse.csc_matrix of shape (n_docs, n_terms), the score each term gives each document.
+    max_weights_ : ndarray of shape (n_terms,), each column's largest weight: the most a term adds to a score.
     """
 
     def __init__(
@@ -139,6 +153,7 @@ class BM25(Estimator):
         self.doc_lengths_ = doc_lengths
         self.avgdl_ = avgdl
         self.weights_ = sp.csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape).tocsc()
+        self.max_weights_ = _column_maxima(self.weights_)
         return self
 
     def query_terms(self, query: str) -> list[int]:
@@ -172,9 +187,15 @@ class BM25(Estimator):
 
         The queries become a (n_queries, n_terms) sparse matrix holding a 1 per occurrence of a
         known term, and each document's score is that row times its weights: the sum of
-        :meth:`score`, added in the same order, so both give the very same numbers.
+        :meth:`score`, added in the same order, so both give the very same numbers. Documents
+        that cannot reach the top k are skipped with the columns' largest weights, which bound
+        what they can still get; that needs weights >= 0, so a Robertson idf that went negative
+        scores every matching document.
         """
-        return top_k_sparse_product(self._occurrences(queries), self.weights_, k, mask=mask, min_score=min_score)
+        occurrences = self._occurrences(queries)
+        bounds = self.max_weights_ if (self.idf_ >= 0).all() else None
+        return top_k_sparse_product(occurrences, self.weights_, k, mask=mask, min_score=min_score,
+                                    column_bounds=bounds)
 
     def _occurrences(self, queries: Iterable[str]) -> sp.csr_matrix:
         """The queries' known terms, one row per query (the one place queries meet the analyzer)."""

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.arguments import check_positive_int
+from lab.vectors.max_score import SMALL_QUERY, WINDOW, update_top_k_max_score
 from lab.vectors.top_k import new_buffers, update_top_k_dense, update_top_k_sparse
 
 __all__ = ["Hit", "LEAD", "section_label", "check_k", "check_min_score", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
@@ -140,8 +141,8 @@ def top_k_dense_product(queries: np.ndarray, matrix: np.ndarray, k: int, *, mask
 
 
 def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, mask: np.ndarray | None = None,
-                         min_score: float | None = None,
-                         unmatched_score: float | None = None) -> list[list[tuple[int, float]]]:
+                         min_score: float | None = None, unmatched_score: float | None = None,
+                         column_bounds: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
     """The ``k`` best rows for each query, scoring ``queries @ weights.T`` one query term at a time.
 
     ``queries`` has shape (n_queries, n_terms) (a query's term weights or counts) and
@@ -150,6 +151,11 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     ``unmatched_score`` if it is given (0.0 for a cosine, which ranks every row) and not at all
     if it is ``None`` (BM25, like Lucene). Otherwise as :func:`top_k_rows`. Queries are scored one
     after the other in the same scratch arrays (a few per row), so memory does not grow with them.
+
+    ``column_bounds`` (shape (n_terms,)), each column's largest weight, lets the search skip the
+    rows that cannot reach a query's top k (:mod:`lab.vectors.max_score`): the same answer, far
+    less to read for queries holding frequent terms. It needs every weight and query value >= 0
+    and ``unmatched_score`` left to ``None``.
     """
     k, min_score = check_k(k), check_min_score(min_score)
     queries = sp.csr_matrix(queries)
@@ -159,12 +165,29 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     by_term = weights if weights.format == "csc" else sp.csc_matrix(weights)
     n_rows = by_term.shape[0]
     found = new_buffers(queries.shape[0], min(k, n_rows))
-    if n_rows:
-        update_top_k_sparse(queries.indptr.astype(np.int64), queries.indices.astype(np.int64),
-                            queries.data.astype(np.float64), by_term.indptr, by_term.indices, by_term.data,
-                            _rows_kept(mask, n_rows), _floor(min_score), unmatched_score is not None,
+    if not n_rows:
+        return _ranked(*found)
+    terms = (queries.indptr.astype(np.int64), queries.indices.astype(np.int64), queries.data.astype(np.float64),
+             by_term.indptr, by_term.indices, by_term.data)
+    if column_bounds is None:
+        update_top_k_sparse(*terms, _rows_kept(mask, n_rows), _floor(min_score), unmatched_score is not None,
                             float(unmatched_score or 0.0), *found)
+    else:
+        update_top_k_max_score(*terms, _checked_bounds(column_bounds, queries, unmatched_score),
+                               _rows_kept(mask, n_rows), _floor(min_score), WINDOW, SMALL_QUERY, *found)
     return _ranked(*found)
+
+
+def _checked_bounds(bounds: np.ndarray, queries: sp.csr_matrix, unmatched_score: float | None) -> np.ndarray:
+    bounds = np.asarray(bounds, dtype=np.float64)
+    if bounds.shape != (queries.shape[1],):
+        raise ValueError(f"column_bounds has shape {bounds.shape}; give one bound per term ({queries.shape[1]},)")
+    if unmatched_score is not None:
+        raise ValueError("column_bounds skips rows no query term reaches, so it cannot rank unmatched rows; "
+                         "leave unmatched_score to None or do not give bounds")
+    if (queries.data < 0).any():
+        raise ValueError("column_bounds needs query values >= 0: a negative one makes a partial sum no lower bound")
+    return bounds
 
 
 # Scores computed at once by top_k_dense_product: 2**22 float32 scores are 16 MB.

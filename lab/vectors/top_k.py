@@ -6,8 +6,10 @@ scores. For sparse queries (TF-IDF, BM25) the same loop first adds up, term by t
 of only the rows that contain a query term, so a query costs what its terms' rows cost, not a
 pass over every row. numpy cannot say either without temporaries the size of the scores, and
 scipy's sparse product builds every score before anything is ranked; written as plain loops and
-compiled (numba turns them into machine code on first use and caches it beside this file), they
-answer BM25 queries faster than bm25s's own numba backend (see ``bench/bm25_vs_bm25s.py``).
+compiled (numba turns them into machine code on first use and caches it beside this file).
+BM25 goes one step further and skips the rows that cannot reach the top k
+(:mod:`lab.vectors.max_score`); ``bench/bm25_vs_bm25s.py`` measures it against bm25s's own numba
+backend on corpora and queries of several shapes.
 
 Every function here keeps, for each query, the best rows in ``best_rows`` / ``best_scores``
 (shape (n_queries, k)), best first, equal scores in row order, ``counts`` saying how many are
@@ -21,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["new_buffers", "update_top_k_dense", "update_top_k_sparse"]
+__all__ = ["new_buffers", "update_top_k_dense", "update_top_k_sparse", "add_query_rows", "offer_rows"]
 
 
 def new_buffers(n_queries: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -76,6 +78,37 @@ def update_top_k_dense(scores, first_row, mask, min_score, best_rows, best_score
 
 
 @njit(nogil=True, cache=True)
+def add_query_rows(q_terms, q_values, w_indptr, w_indices, w_data, total, seen, touched):  # type: ignore[no-untyped-def]
+    """Add one query's terms times their values into ``total`` for the rows holding one, in the query's order.
+
+    Marks those rows in ``seen``, lists them in ``touched`` (each once) and returns how many there are.
+    """
+    n_touched = 0
+    for j in range(q_terms.size):
+        term, weight = q_terms[j], q_values[j]
+        for p in range(w_indptr[term], w_indptr[term + 1]):
+            row = w_indices[p]
+            touched[n_touched] = row  # kept only the first time: the count moves once per row
+            n_touched += 1 - seen[row]
+            seen[row] = 1
+            total[row] += weight * w_data[p]
+    return n_touched
+
+
+@njit(nogil=True, cache=True)
+def offer_rows(touched, n_touched, total, mask, min_score, rows, kept, count):  # type: ignore[no-untyped-def]
+    """Offer the listed rows' totals to one query's top list and zero them for the next query; returns the new count."""
+    bar_score, bar_row = _bar(rows, kept, count)
+    for i in range(n_touched):
+        row = touched[i]
+        score = total[row]
+        total[row] = 0.0  # ready for the next query
+        if score >= bar_score and (score > bar_score or row < bar_row) and score >= min_score and mask[row]:
+            count, bar_score, bar_row = _insert(rows, kept, count, row, score)
+    return count
+
+
+@njit(nogil=True, cache=True)
 def update_top_k_sparse(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data,  # type: ignore[no-untyped-def]
                         mask, min_score, rank_unmatched, unmatched_score, best_rows, best_scores, counts):
     """Score each query row (CSR) against term-major weights (CSC) term by term, and keep the best.
@@ -89,24 +122,12 @@ def update_top_k_sparse(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data
     seen = np.zeros(n_rows, dtype=np.uint8)
     touched = np.empty(n_rows, dtype=np.int64)
     for q in range(q_indptr.size - 1):
-        n_touched = 0
-        for j in range(q_indptr[q], q_indptr[q + 1]):
-            term, weight = q_indices[j], q_data[j]
-            for p in range(w_indptr[term], w_indptr[term + 1]):
-                row = w_indices[p]
-                touched[n_touched] = row  # kept only the first time: the count moves once per row
-                n_touched += 1 - seen[row]
-                seen[row] = 1
-                total[row] += weight * w_data[p]
-        rows, kept, count = best_rows[q], best_scores[q], counts[q]
-        bar_score, bar_row = _bar(rows, kept, count)
-        for i in range(n_touched):
-            row = touched[i]
-            score = total[row]
-            total[row] = 0.0  # ready for the next query
-            if score >= bar_score and (score > bar_score or row < bar_row) and score >= min_score and mask[row]:
-                count, bar_score, bar_row = _insert(rows, kept, count, row, score)
+        terms = slice(q_indptr[q], q_indptr[q + 1])
+        n_touched = add_query_rows(q_indices[terms], q_data[terms], w_indptr, w_indices, w_data, total, seen, touched)
+        rows, kept = best_rows[q], best_scores[q]
+        count = offer_rows(touched, n_touched, total, mask, min_score, rows, kept, counts[q])
         if rank_unmatched and unmatched_score >= min_score:
+            bar_score, bar_row = _bar(rows, kept, count)
             for row in range(n_rows):
                 if not (unmatched_score > bar_score or (unmatched_score == bar_score and row < bar_row)):
                     break  # rows only grow from here, so no later row can enter either

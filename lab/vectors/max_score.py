@@ -1,0 +1,262 @@
+"""The exact top k of sparse queries without scoring every matching row (MaxScore), compiled with numba.
+
+A BM25 query's top 10 rarely needs the score of every document that shares a word with it. Each
+term's column of weights has a largest value, its bound, so a row can score at most the sum of
+the bounds of the query terms it holds. Once k rows are found, the k-th best score is a bar that
+only rises. Terms whose bounds add up to less than the bar (the smallest bounds first) cannot
+bring a row in on their own, so they stop proposing rows: they are only looked up for the rows
+the other terms propose, largest bound first, and only while that row can still reach the bar
+(Turtle and Flood's MaxScore, 1995; Lucene ranks BM25 queries this way). Frequent words have the
+smallest weights and the longest lists of rows: those are the lists this skips.
+
+Rows are visited in order, a window of ``WINDOW`` rows at a time. In each window the proposing
+terms are added up into a buffer the size of the window (or, when one term proposes, read
+straight from its list); every row whose sum, plus the bounds of the terms not added, still
+reaches the bar looks those terms up; the rows that reach it are offered to the top k, which
+raises the bar. A term that is not needed to propose is looked up only while that pays: a
+lookup is a search whose branches mispredict, and adding a row up is a few instructions, so a
+term whose lookups cost more than reading its rows in a window is added up from then on.
+
+The scores are the very numbers :func:`~lab.vectors.top_k.update_top_k_sparse` computes: a row
+scored with a looked-up term is summed again term by term in the query's order (a floating-point
+sum depends on its order), and a row is dropped only when its bound falls short of the bar by
+more than rounding could explain (a relative margin of ``SLACK``). Weights and query values must
+be >= 0, so that a partial sum is a lower bound of the score: BM25 with a non-negative idf.
+Queries with little to read (``SMALL_QUERY`` stored entries or fewer) take the plain loop, which
+is faster when there is nothing to skip.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from lab.vectors.top_k import _bar, _insert, add_query_rows, offer_rows
+
+__all__ = ["update_top_k_max_score", "WINDOW", "SMALL_QUERY", "SLACK"]
+
+#: Rows per window: the window's partial sums (32 KB) stay in the fastest cache.
+WINDOW = 4096
+#: A query reading at most this many stored entries is scored whole: there is little to skip.
+SMALL_QUERY = 4096
+#: Relative margin by which a bound must fall short of the bar before a row is dropped.
+SLACK = 1e-9
+# A lookup costs about as much as adding up this many rows.
+_LOOKUP_COST = 16
+# Entries a lookup steps through one by one before it gallops (a short loop mispredicts once).
+_NEAR = 16
+
+
+@njit(nogil=True, cache=True)
+def _gallop(indices, start, stop, row):  # type: ignore[no-untyped-def]
+    """First position in ``indices[start:stop]`` (sorted) holding ``row`` or more, searched from ``start``."""
+    step, low, high = 1, start, start
+    while high < stop and indices[high] < row:
+        low, high, step = high + 1, high + step, step * 2
+    high = min(high, stop)
+    while low < high:
+        middle = (low + high) >> 1
+        if indices[middle] < row:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@njit(nogil=True, cache=True)
+def _distinct_terms(q_terms, q_values, bounds, term, weight, bound, below, term_of):  # type: ignore[no-untyped-def]
+    """A query's distinct terms, smallest bound first, with their values added up; returns how many.
+
+    Fills ``term``, ``weight`` (a repeated term counts each time), ``bound`` (``weight`` times the
+    column's largest weight), ``below[u]`` (the bounds of terms ``0..u-1`` added up) and
+    ``term_of`` (the distinct term of each query entry).
+    """
+    n_terms = 0
+    for j in range(q_terms.size):
+        u = 0
+        while u < n_terms and term[u] != q_terms[j]:
+            u += 1
+        if u == n_terms:
+            term[u], weight[u] = q_terms[j], 0.0
+            n_terms += 1
+        weight[u] += q_values[j]
+    for u in range(n_terms):
+        bound[u] = weight[u] * bounds[term[u]]
+    for u in range(1, n_terms):  # insertion sort: a query holds a handful of terms
+        v = u
+        while v > 0 and bound[v - 1] > bound[v]:
+            bound[v - 1], bound[v] = bound[v], bound[v - 1]
+            term[v - 1], term[v] = term[v], term[v - 1]
+            weight[v - 1], weight[v] = weight[v], weight[v - 1]
+            v -= 1
+    below[0] = 0.0
+    for u in range(n_terms):
+        below[u + 1] = below[u] + bound[u]
+    for j in range(q_terms.size):
+        u = 0
+        while term[u] != q_terms[j]:
+            u += 1
+        term_of[j] = u
+    return n_terms
+
+
+@njit(nogil=True, cache=True)
+def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data, bounds,  # type: ignore[no-untyped-def]
+                           mask, min_score, window, small_query, best_rows, best_scores, counts):
+    """The top k of each query row (CSR) against term-major weights (CSC), skipping rows that cannot enter.
+
+    ``bounds[t]`` is the largest weight of column ``t``; weights and query values are >= 0.
+    ``window`` rows are visited at a time (``WINDOW``) and queries reading ``small_query``
+    stored entries or fewer are scored whole (``SMALL_QUERY``); tests make both tiny. Fills
+    ``best_rows`` / ``best_scores`` / ``counts`` (empty on entry) as
+    :func:`~lab.vectors.top_k.update_top_k_sparse` does: the same rows with the same scores.
+    """
+    n_rows = mask.size
+    total = np.zeros(n_rows)  # the plain loop's scratch, for small queries
+    seen = np.zeros(n_rows, dtype=np.uint8)
+    touched = np.empty(n_rows, dtype=np.int64)
+    partial_sums = np.zeros(window)  # one window's scratch
+    in_window = np.zeros(window, dtype=np.uint8)
+    candidate_rows = np.empty(window, dtype=np.int64)
+    candidate_sums = np.empty(window)
+    first_window = max(1, window // 4)  # read before any bar exists: small, so that a bar comes soon
+    longest = 1
+    for q in range(q_indptr.size - 1):
+        longest = max(longest, q_indptr[q + 1] - q_indptr[q])
+    term = np.empty(longest, dtype=np.int64)
+    weight = np.empty(longest)
+    bound = np.empty(longest)
+    below = np.empty(longest + 1)
+    term_of = np.empty(longest, dtype=np.int64)
+    cursor = np.empty(longest, dtype=np.int64)  # where each term's list goes on after the window
+    low = np.empty(longest, dtype=np.int64)  # each term's entries in the window: low..high-1
+    high = np.empty(longest, dtype=np.int64)
+    value = np.empty(longest)
+    for q in range(q_indptr.size - 1):
+        start, stop = q_indptr[q], q_indptr[q + 1]
+        rows, kept, count = best_rows[q], best_scores[q], counts[q]
+        to_read = 0
+        for j in range(start, stop):
+            to_read += w_indptr[q_indices[j] + 1] - w_indptr[q_indices[j]]
+        if to_read <= small_query:
+            n_touched = add_query_rows(q_indices[start:stop], q_data[start:stop], w_indptr, w_indices, w_data,
+                                       total, seen, touched)
+            counts[q] = offer_rows(touched, n_touched, total, mask, min_score, rows, kept, count)
+            for i in range(n_touched):
+                seen[touched[i]] = 0
+            continue
+
+        n_terms = _distinct_terms(q_indices[start:stop], q_data[start:stop], bounds, term, weight, bound, below,
+                                  term_of)
+        repeated = n_terms < stop - start
+        for u in range(n_terms):
+            cursor[u] = w_indptr[term[u]]
+        bar_score, bar_row = _bar(rows, kept, count)
+        bar = max(bar_score if count == rows.size else -np.inf, min_score)
+        reach = bar - abs(bar) * SLACK  # what a bound, itself raised by SLACK, must reach
+        proposing = 0  # terms proposing..n_terms-1 propose rows; the others cannot bring one in alone
+        most_looked_up = n_terms  # lowered when a term's lookups cost more than adding it up
+        window_start = 0
+        while True:
+            while proposing < n_terms and below[proposing + 1] * (1.0 + SLACK) < reach:
+                proposing += 1
+            first = n_rows
+            for u in range(proposing, n_terms):
+                if cursor[u] < w_indptr[term[u] + 1]:
+                    first = min(first, w_indices[cursor[u]])
+            if first >= n_rows:
+                break  # no proposing term holds another row: no row left can enter
+            window_start = max(window_start, first)
+            window_stop = min(window_start + (window if bar > -np.inf else first_window), n_rows)
+            for u in range(n_terms):
+                end = w_indptr[term[u] + 1]
+                low[u] = _gallop(w_indices, cursor[u], end, window_start)
+                high[u] = cursor[u] = _gallop(w_indices, low[u], end, window_stop)
+            looked_up = min(most_looked_up, proposing)  # terms 0..looked_up-1 are looked up, the others added up
+            first_looked_up_entry = low[looked_up - 1] if looked_up > 0 else 0
+            # a row whose added-up sum is below this cannot reach the bar even holding every looked-up term
+            floor = reach / (1.0 + SLACK) - below[looked_up]
+
+            n_candidates = 0
+            if looked_up == n_terms - 1 and not repeated:  # one term adds up: its list is the candidates
+                u = looked_up
+                for p in range(low[u], high[u]):
+                    partial = weight[u] * w_data[p]
+                    if partial >= floor and mask[w_indices[p]]:
+                        candidate_rows[n_candidates] = w_indices[p]
+                        candidate_sums[n_candidates] = partial
+                        n_candidates += 1
+            else:
+                marks = floor <= 0.0  # above 0 the floor leaves out the rows no term holds (their sum is 0)
+                for j in range(start, stop):  # in the query's order: a row no looked-up term holds is then exact
+                    u = term_of[j - start]
+                    if u >= looked_up:
+                        times = q_data[j]
+                        if marks:
+                            for p in range(low[u], high[u]):
+                                offset = np.uint32(w_indices[p] - window_start)  # unsigned: no negative-index check
+                                in_window[offset] = 1
+                                partial_sums[offset] += times * w_data[p]
+                        else:
+                            for p in range(low[u], high[u]):
+                                partial_sums[np.uint32(w_indices[p] - window_start)] += times * w_data[p]
+                for offset in range(window_stop - window_start):
+                    partial = partial_sums[offset]
+                    partial_sums[offset] = 0.0
+                    # once a bar is up the first test fails for almost every row, and it predicts well
+                    if partial >= floor and (not marks or in_window[offset]) and mask[window_start + offset]:
+                        candidate_rows[n_candidates] = window_start + offset
+                        candidate_sums[n_candidates] = partial
+                        n_candidates += 1
+                if marks:
+                    in_window[:window_stop - window_start] = 0
+
+            first_lookups = 0
+            for c in range(n_candidates):  # in row order, so each looked-up list is searched forwards
+                row, partial = candidate_rows[c], candidate_sums[c]
+                upper = partial
+                holds_looked_up = False
+                u = looked_up
+                while u > 0 and (upper + below[u]) * (1.0 + SLACK) >= reach:
+                    u -= 1  # the looked-up term of largest bound left; the search is written out (calls cost)
+                    first_lookups += u == looked_up - 1
+                    p = low[u]
+                    near = min(p + _NEAR, high[u])
+                    while p < near and w_indices[p] < row:  # the row is usually a few entries on
+                        p += 1
+                    if p == near and p < high[u] and w_indices[p] < row:  # far on: gallop, then bisect
+                        end, step = p, 1
+                        while end < high[u] and w_indices[end] < row:
+                            p, end, step = end + 1, end + step, step * 2
+                        end = min(end, high[u])
+                        while p < end:
+                            middle = (p + end) >> 1
+                            if w_indices[middle] < row:
+                                p = middle + 1
+                            else:
+                                end = middle
+                    low[u] = p
+                    if p < high[u] and w_indices[p] == row:
+                        upper += weight[u] * w_data[p]
+                        holds_looked_up = True
+                if (upper + below[u]) * (1.0 + SLACK) < reach:
+                    continue
+                score = partial
+                if holds_looked_up:  # the sum again, term by term in the query's order
+                    for u in range(n_terms):
+                        p = _gallop(w_indices, low[u], high[u], row)
+                        value[u] = w_data[p] if p < high[u] and w_indices[p] == row else np.nan
+                    score = 0.0
+                    for j in range(start, stop):
+                        found = value[term_of[j - start]]
+                        if found == found:  # not NaN: the row holds the term
+                            score += q_data[j] * found
+                if score >= bar_score and (score > bar_score or row < bar_row) and score >= min_score:
+                    count, bar_score, bar_row = _insert(rows, kept, count, row, score)
+                    if count == rows.size and bar_score > bar:
+                        bar = bar_score
+                        reach = bar - abs(bar) * SLACK
+            if looked_up > 0 and first_lookups * _LOOKUP_COST > high[looked_up - 1] - first_looked_up_entry:
+                most_looked_up = looked_up - 1
+            window_start = window_stop
+        counts[q] = count

@@ -1,0 +1,132 @@
+"""MaxScore top k: the very rows and scores of the plain term-by-term loop, whatever it skips."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lab.vectors import BM25, top_k_rows, top_k_sparse_product
+from lab.vectors.max_score import SMALL_QUERY, update_top_k_max_score
+from lab.vectors.search import _ranked
+from lab.vectors.top_k import new_buffers
+
+
+def _max_score(queries: sp.csr_matrix, weights: sp.csc_matrix, k: int, mask: np.ndarray, min_score: float,
+               window: int) -> list[list[tuple[int, float]]]:
+    """The MaxScore path on every query, however small (``small_query`` 0), in windows of ``window`` rows."""
+    bounds = np.zeros(weights.shape[1])
+    for column in range(weights.shape[1]):
+        stored = weights.data[weights.indptr[column]:weights.indptr[column + 1]]
+        bounds[column] = stored.max(initial=0.0)
+    found = new_buffers(queries.shape[0], min(k, weights.shape[0]))
+    update_top_k_max_score(queries.indptr.astype(np.int64), queries.indices.astype(np.int64),
+                           queries.data.astype(np.float64), weights.indptr, weights.indices, weights.data, bounds,
+                           mask, min_score, window, 0, *found)
+    return _ranked(*found)
+
+
+@st.composite
+def _problems(draw: st.DrawFn) -> tuple[sp.csc_matrix, sp.csr_matrix, int, np.ndarray, float | None, int]:
+    n_rows, n_terms = draw(st.integers(1, 40)), draw(st.integers(1, 6))
+    # few distinct values, zeros and whole columns of zeros included: ties everywhere
+    values = st.sampled_from([0.0, 0.0, 0.25, 0.5, 0.5, 1.0, 1.5, 0.1, 0.2, 0.3])
+    dense = np.array(draw(st.lists(values, min_size=n_rows * n_terms, max_size=n_rows * n_terms))).reshape(n_rows, n_terms)
+    present = np.array(draw(st.lists(st.booleans(), min_size=n_rows * n_terms, max_size=n_rows * n_terms)))
+    rows, columns = np.nonzero(present.reshape(n_rows, n_terms))
+    # a stored 0 is a row that holds the term and gets nothing from it (atire's idf of a word everywhere)
+    stored = sp.csc_matrix((dense[rows, columns], (rows, columns)), shape=(n_rows, n_terms))
+    queries = draw(st.lists(st.lists(st.integers(0, n_terms - 1), max_size=7), min_size=1, max_size=5))
+    values_per_query = [[draw(st.sampled_from([1.0, 1.0, 2.0, 0.5])) for _ in q] for q in queries]
+    indptr = np.cumsum([0, *map(len, queries)])
+    query_matrix = sp.csr_matrix((np.concatenate([[], *values_per_query]), np.concatenate([[], *queries]).astype(int),
+                                  indptr), shape=(len(queries), n_terms))
+    query_matrix.has_canonical_format = False  # repeated terms stay repeated, in query order
+    k = draw(st.integers(1, n_rows + 3))
+    mask = np.array(draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows))) | draw(st.booleans())
+    min_score = draw(st.none() | st.sampled_from([0.0, 0.3, 0.5, 1.0, 2.0]))
+    return stored, query_matrix, k, mask, min_score, draw(st.sampled_from([1, 2, 3, 8, 64]))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(problem=_problems())
+def test_max_score_gives_the_rows_and_scores_of_the_plain_loop_to_the_last_bit(problem) -> None:  # type: ignore[no-untyped-def]
+    weights, queries, k, mask, min_score, window = problem
+    plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
+    skipping = _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window)
+    assert skipping == plain
+
+
+def test_scores_are_summed_in_the_query_order_even_for_rows_found_by_lookup() -> None:
+    # 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit: the query's order must win
+    weights = sp.csc_matrix(np.array([[0.1, 0.2, 0.3], [0.3, 0.0, 0.0], [0.0, 0.0, 0.05]] * 40))
+    queries = sp.csr_matrix(np.array([[1.0, 1.0, 1.0]]))
+    plain = top_k_sparse_product(queries, weights, 3)
+    assert _max_score(queries, weights, 3, np.ones(120, dtype=bool), -np.inf, 4) == plain
+    assert plain[0][0][1] == (0.1 + 0.2) + 0.3
+
+
+def _zipf_texts(n_docs: int, seed: int = 0) -> tuple[list[str], list[str]]:
+    rng = np.random.default_rng(seed)
+    words = [f"w{rank}x" for rank in range(2_000)]
+    law = 1.0 / np.arange(1, len(words) + 1) ** 1.07
+    law /= law.sum()
+    texts = [" ".join(rng.choice(words, size=rng.integers(40, 261), p=law)) for _ in range(n_docs)]
+    return texts, words
+
+
+def _plain_top_k(index: BM25, query: str, k: int, mask: np.ndarray | None, min_score: float | None) -> list:
+    matched = np.zeros(index.weights_.shape[0], dtype=bool)
+    for column in index.query_terms(query):
+        matched[index.weights_.indices[index.weights_.indptr[column]:index.weights_.indptr[column + 1]]] = True
+    keep = matched if mask is None else matched & mask
+    return top_k_rows(index.score(query), k, mask=keep, min_score=min_score)
+
+
+@pytest.mark.parametrize("k", [1, 10, 50])
+def test_bm25_top_k_many_equals_the_readable_formula_on_a_zipf_corpus_with_frequent_words(k: int) -> None:
+    texts, words = _zipf_texts(4_000)
+    index = BM25().fit(texts)
+    rng = np.random.default_rng(1)
+    queries = [" ".join(rng.choice(words[:40], size=rng.integers(1, 6))) for _ in range(60)]
+    queries += ["w0x w0x w1x", "w1x w0x", "w0x nothing w5x unknown", "", "unknown", "w1500x w0x"]
+    assert index.top_k_many(queries, k) == [_plain_top_k(index, query, k, None, None) for query in queries]
+    entries = [sum(np.diff(index.weights_.indptr)[index.query_terms(query)]) for query in queries]
+    assert sum(n > SMALL_QUERY for n in entries) > len(queries) / 2  # most took the skipping path
+
+
+def test_bm25_top_k_many_leaves_out_masked_and_weak_documents_on_the_skipping_path() -> None:
+    texts, words = _zipf_texts(3_000, seed=2)
+    index = BM25().fit(texts)
+    mask = np.random.default_rng(3).random(len(texts)) < 0.3  # an audience sees a third of the rows
+    queries = ["w0x w3x w40x", "w1x w2x", "w7x w0x w0x w300x"]
+    for query in queries:
+        best = _plain_top_k(index, query, 10, mask, None)
+        assert index.top_k_many([query], 10, mask=mask) == [best]
+        assert index.top_k_many([query], 10, mask=mask, min_score=best[4][1]) == [best[:5]]
+
+
+def test_a_negative_robertson_idf_scores_every_matching_document() -> None:
+    texts, _ = _zipf_texts(3_000, seed=4)
+    index = BM25(idf="robertson").fit(texts)
+    assert index.idf_.min() < 0  # the most frequent words are in more than half the documents
+    query = "w0x w1x w30x"
+    assert index.top_k_many([query], 10) == [_plain_top_k(index, query, 10, None, None)]
+
+
+def test_column_bounds_are_refused_with_unmatched_rows_negative_query_values_or_the_wrong_shape() -> None:
+    weights = sp.csc_matrix(np.eye(3))
+    with pytest.raises(ValueError, match="cannot rank unmatched rows"):
+        top_k_sparse_product(sp.csr_matrix(np.ones((1, 3))), weights, 2, unmatched_score=0.0, column_bounds=np.ones(3))
+    with pytest.raises(ValueError, match="query values >= 0"):
+        top_k_sparse_product(sp.csr_matrix(-np.ones((1, 3))), weights, 2, column_bounds=np.ones(3))
+    with pytest.raises(ValueError, match=r"one bound per term \(3,\)"):
+        top_k_sparse_product(sp.csr_matrix(np.ones((1, 3))), weights, 2, column_bounds=np.ones(2))
+
+
+def test_max_weights_are_each_terms_largest_weight() -> None:
+    index = BM25().fit(["pan pan sal", "pan", "sal té", "té té té pan"])
+    for column in range(len(index.vocabulary_)):
+        assert index.max_weights_[column] == index.weights_[:, column].max()
