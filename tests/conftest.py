@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 OUTPUT_ENV = "LAB_OUTPUT_DIR"
+MISSES_ENV = "LAB_EMBEDDING_MISSES"  # lab.embedders.MISSES_ENV, named here without importing the lab
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,6 +28,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     out = config.stash.get(_OUTPUT_KEY, None)
     if out is not None:
         shutil.rmtree(out, ignore_errors=True)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A lesson runs without calling the embedding model: every vector it needs is kept with the lab
+    (lab.embedders.KNOWN_DIR), and a lesson that would embed a new text fails instead of slowing down.
+    Set before nbval starts a lesson's kernel, which inherits it; other tests may embed."""
+    if str(item.fspath).endswith(".ipynb"):
+        os.environ[MISSES_ENV] = "error"
+    else:
+        os.environ.pop(MISSES_ENV, None)
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -48,8 +60,12 @@ def regenerated_outputs(request: pytest.FixtureRequest) -> Path:
 
     out = request.config.stash[_OUTPUT_KEY]
     executed = set(request.config.stash.get(_NOTEBOOKS_KEY, []))
-    for path in lesson_paths():
-        if path.name not in executed:
-            with tempfile.TemporaryDirectory() as tmp:
-                execute_lesson(path, output=Path(tmp) / path.name)
+    os.environ[MISSES_ENV] = "error"  # as for the lessons nbval runs
+    try:
+        for path in lesson_paths():
+            if path.name not in executed:
+                with tempfile.TemporaryDirectory() as tmp:
+                    execute_lesson(path, output=Path(tmp) / path.name)
+    finally:
+        os.environ.pop(MISSES_ENV, None)
     return out

@@ -11,8 +11,8 @@ import pytest
 
 from lab.course.lesson06 import fresh_world
 from lab.index import IndexStore
-from lab.ingest.sync import full_index, incremental_sync
-from lab.retrieval import (TUNED, IndexNotSearchableError, IndexSearcher, RecallAt, Recipe, ReciprocalRank,
+from lab.ingest.sync import SyncConfig, full_index, incremental_sync
+from lab.retrieval import (LEXICAL, TUNED, IndexNotSearchableError, IndexSearcher, RecallAt, Recipe, ReciprocalRank,
                            SearchCorpus, TfidfRetriever, evaluate_search, heldout_bakery_questions)
 from lab.retrieval.fitted_state import (DamagedStateError, FittedStateError, fitted_state, restore_fitted,
                                         state_from_bytes, state_to_bytes)
@@ -29,7 +29,7 @@ def indexed(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("index") / "kb.sqlite"
     world = fresh_world(path)
     _, clock, client, store = world.parts
-    full_index(client, store, clock)
+    full_index(client, store, clock, SyncConfig(dense=TUNED.dense_embedder(), search_recipe="tuned"))
     IndexSearcher(store)
     store.close()
     return path
@@ -88,7 +88,8 @@ def test_a_second_process_loads_the_fitted_state_instead_of_fitting(indexed) -> 
 def test_a_sync_that_changes_chunks_drops_the_state_and_a_live_searcher_follows_it(tmp_path) -> None:
     world = fresh_world(tmp_path / "kb.sqlite")
     workspace, clock, client, store = world.parts
-    full_index(client, store, clock)
+    config = SyncConfig(dense=TUNED.dense_embedder())
+    full_index(client, store, clock, config)
     searcher = IndexSearcher(store)
     stamp, key = store.content_stamp(), searcher._state_key()
     assert store.searcher_state(key) is not None
@@ -97,7 +98,7 @@ def test_a_sync_that_changes_chunks_drops_the_state_and_a_live_searcher_follows_
     workspace.edit_block_text(workspace.find_block(page.id, "Esta política aplica").id,
                               "Los pedidos de pasteles con zarzamoras se cancelan con un día de anticipación.")
     clock.advance(600)
-    incremental_sync(client, store, clock)
+    incremental_sync(client, store, clock, config)  # embeds the edited chunk
     assert store.content_stamp() != stamp and store.searcher_state(key) is None  # gone in the sync's transaction
     hits = searcher.search("zarzamoras", k=3)
     assert searcher.content_stamp_ == store.content_stamp() and not searcher.loaded_
@@ -131,6 +132,15 @@ def test_a_state_cut_short_or_damaged_in_the_file_is_fitted_again_not_a_zip_erro
         searcher = IndexSearcher(copy_of, recipe)
         assert not searcher.loaded_ and searcher.search("¿Abren el 1 de mayo?", k=1)
         assert IndexSearcher(copy_of, recipe).loaded_  # the refit was kept, and the next searcher loads it
+
+
+def test_an_index_without_the_recipe_s_dense_vectors_names_the_command_that_embeds_them(tmp_path) -> None:
+    world = fresh_world(tmp_path / "kb.sqlite")
+    _, clock, client, store = world.parts
+    full_index(client, store, clock)  # no dense model: the recipe's e5 list has nothing to read
+    with pytest.raises(IndexNotSearchableError, match="no vectors of 'multilingual-e5-small-q4'.*python -m lab index"):
+        IndexSearcher(store, TUNED)
+    assert IndexSearcher(store, LEXICAL).search("¿Abren el 1 de mayo?", k=1)
 
 
 def test_an_empty_index_or_an_unknown_recipe_says_which_command_builds_a_searchable_one(tmp_path) -> None:

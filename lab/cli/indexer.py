@@ -17,6 +17,8 @@ from lab.clock import WallClock, iso_minute
 from lab.errors import LabError
 from lab.notion import plain_text
 from lab.redaction import redact
+from lab.retrieval import RECIPES
+from lab.retrieval.index_search import DEFAULT_RECIPE
 
 if TYPE_CHECKING:
     from lab.index import IndexStore
@@ -95,8 +97,12 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
               f"{waited:.0f} s waited on the server)", flush=True)
 
     title = args.title if args.title is not None else _DEFAULT_TITLE
+    recipe_name = _recipe_name(args, kind, store)
+    dense = RECIPES[recipe_name].dense_embedder()  # the recipe's model embeds new and changed chunks
+    if dense is not None and hasattr(dense, "model"):
+        dense.load = _announced(dense.load, dense.name)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
-                        data_source_id=args.data_source, on_page=progress)
+                        data_source_id=args.data_source, on_page=progress, dense=dense, search_recipe=recipe_name)
     print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
           f"requests/s", flush=True)
     if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
@@ -123,6 +129,25 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
         print(f"  not read: what {len(report.blocks_too_deep)} blocks hold, nested deeper than {DEFAULT_MAX_DEPTH} "
               f"levels (first: {report.blocks_too_deep[0]})")
     return ExitCode.OK
+
+
+def _recipe_name(args: argparse.Namespace, kind: str, store: "IndexStore") -> str:
+    """The search recipe of the run: ``--recipe`` for an index, the one the index records for a sync."""
+    recorded = store.search_recipe()
+    if kind == "sync" and recorded is not None:
+        if recorded not in RECIPES:
+            raise CommandFailure(ExitCode.DATABASE, f"{args.db} is searched with recipe {recorded!r}, which this lab "
+                                                    f"does not know; rebuild it with python -m lab index --db {args.db}")
+        return recorded
+    return args.recipe
+
+
+def _announced(load, name: str):
+    """``load``, saying before it runs that the model now embeds what the lab has not embedded before."""
+    def announce():
+        print(f"  embedding new chunks with {name} (about half a second a chunk on one core)", flush=True)
+        return load()
+    return announce
 
 
 def _check_sync_source(args: argparse.Namespace, store: "IndexStore", client) -> None:
@@ -157,6 +182,10 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
     parser.add_argument("--max-wait", type=SECONDS, default=300.0,
                         help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
+    parser.add_argument("--recipe", choices=sorted(RECIPES), default=DEFAULT_RECIPE,
+                        help=f"how the index is searched (default {DEFAULT_RECIPE}: fuses multilingual-e5-small, which "
+                             "embeds each chunk once, about half a second a chunk on one core; lexical does without "
+                             "it). A sync keeps the recipe the index records")
 
 
 def sync_command(args: argparse.Namespace) -> int:

@@ -28,8 +28,10 @@ from lab.errors import LabError
 
 __all__ = ["EmbeddingCache", "CachedEmbedder", "EmbeddingCacheMiss", "MISSES_ENV", "text_key"]
 
-#: Set to ``error`` to make a text missing from the cache an error instead of a call to the model (the
-#: test suite sets it, so that a lesson that would embed at run time is caught, not slow).
+#: What a text missing from a cache read from a file does: ``embed`` (the default) embeds it and keeps it
+#: in memory; ``record`` also writes the file again, which is how the lab's kept vectors are made
+#: (:mod:`lab.course.embedding_seed`); ``error`` refuses it, so that a run which would call the model is
+#: caught instead of slow (the lessons' drift check sets it).
 MISSES_ENV = "LAB_EMBEDDING_MISSES"
 
 
@@ -82,6 +84,7 @@ class EmbeddingCache:
         buffer = io.BytesIO()
         np.savez(buffer, keys=np.array(keys, dtype=str),
                  vectors=np.stack([self._rows[k] for k in keys]) if keys else np.zeros((0, 0), np.float32))
+        target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
         partial.write_bytes(buffer.getvalue())
         os.replace(partial, target)
@@ -141,7 +144,10 @@ class CachedEmbedder:
 
     def _embed(self, texts: list[str], role: str) -> None:
         self.misses_ += len(texts)
-        if os.environ.get(MISSES_ENV) == "error":
+        mode = os.environ.get(MISSES_ENV, "embed")
+        if mode not in ("embed", "record", "error"):
+            raise ValueError(f"{MISSES_ENV} must be embed, record or error, not {mode!r}")
+        if mode == "error":
             raise EmbeddingCacheMiss(f"{len(texts)} text(s) are not in the {self.name} cache and {MISSES_ENV}=error "
                                      f"refuses to embed them (first: {texts[0][:60]!r}); add them with "
                                      "python -m lab.course.embedding_seed")
@@ -150,3 +156,5 @@ class CachedEmbedder:
                    else model.embed_documents(texts).vectors)
         for text, vector in zip(texts, np.asarray(vectors, dtype=np.float32)):
             self.cache.put(text_key(self.name, role, text), vector)
+        if mode == "record" and self.cache.path is not None:
+            self.cache.save()

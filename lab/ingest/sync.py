@@ -67,7 +67,7 @@ class SyncConfig:
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
-    search_recipe: str = "tuned"  # the recipe searches of this index use, by name (lab.retrieval.RECIPES)
+    search_recipe: str | None = None  # the recipe searches of this index use, by name (lab.retrieval.RECIPES)
     max_delete_share: float = 0.5
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
@@ -158,7 +158,8 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
     with store.transaction():  # the embedding above is a network call: it happens before any write
         check_unmoved(store, changes.generation)
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
-        store.set_search_recipe(config.search_recipe)
+        if config.search_recipe is not None:
+            store.set_search_recipe(config.search_recipe)
         store.delete_pages(changes.remove_pages)
         store.delete_chunks(changes.delete_chunks)
         store.update_chunks(changes.unchanged)  # same text, but the page's last edit, title or order moved

@@ -32,7 +32,7 @@ from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.search_log import AuditedRetriever, SearchLog
-from lab.retrieval.recipe import RECIPES, TUNED, Ladder, Recipe, Step, climb
+from lab.retrieval.recipe import LEXICAL, RECIPES, TUNED, Ladder, Recipe, Step, climb
 from lab.retrieval.index_search import IndexNotSearchableError, IndexSearcher, search_serving
 from lab.retrieval.offline_index import OfflineIndex, ask_index
 from lab.retrieval.significance import Gain, paired_gain
@@ -70,6 +70,7 @@ __all__ = [
     "climb",
     "TUNED",
     "RECIPES",
+    "LEXICAL",
     "IndexSearcher",
     "IndexNotSearchableError",
     "search_serving",

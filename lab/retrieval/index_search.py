@@ -116,9 +116,9 @@ class IndexSearcher:
         if len(corpus) == 0:
             raise IndexNotSearchableError(f"the index {self.store.path} holds no chunks yet; build it first with "
                                           f"python -m lab index --db {self.store.path}")
-        dense = getattr(self.recipe, "dense", None)
-        if dense is not None and dense.name not in corpus.stored_models:
-            raise IndexNotSearchableError(f"the index {self.store.path} has no vectors of {dense.name!r}, which its "
+        dense = self.recipe.dense_name if isinstance(self.recipe, Recipe) else None
+        if dense is not None and dense not in corpus.stored_models:
+            raise IndexNotSearchableError(f"the index {self.store.path} has no vectors of {dense!r}, which its "
                                           f"recipe fuses; rebuild it with python -m lab index --db {self.store.path}")
 
     def refresh(self) -> bool:

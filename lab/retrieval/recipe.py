@@ -20,6 +20,7 @@ import pandas as pd
 from lab.chunking.chunker import Chunker
 from lab.chunking.corpus import chunk_pages
 from lab.chunking.section_tokens import SectionTokenChunker
+from lab.embedders import E5_MODEL, embedder_named
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
@@ -31,7 +32,7 @@ from lab.retrieval.significance import Gain, paired_gain
 from lab.vectors import CharNgramAnalyzer, WordAnalyzer
 from lab.vectors.search import Hit
 
-__all__ = ["Recipe", "TUNED", "RECIPES", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
+__all__ = ["Recipe", "TUNED", "LEXICAL", "RECIPES", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
 
 #: The three measures of every rung: does the answer come back, how high, and how high all of it.
 LADDER_METRICS: tuple[Metric, ...] = (RecallAt(8), ReciprocalRank(), NdcgAt(10))
@@ -55,8 +56,9 @@ class Recipe:
         ``heading_weight``, 1; b = 0.75 each) instead of repeating the headings in the text.
     fuse_analyzers : more analyzers, each a BM25 (built like the first) fused by reciprocal rank.
     unit : what the fusion ranks: "chunk", or "section" (each section once, at its best chunk).
-    dense : a dense embedder (``embed_documents``, ``embed_query``, ``name``) whose cosine ranking
-        is fused by reciprocal rank too, e.g. Voyage AI's (``None``: no dense list).
+    dense : a dense model whose cosine ranking is fused by reciprocal rank too: the name of a model
+        the lab runs itself (``lab.embedders.E5_MODEL``, multilingual-e5-small), or an embedder
+        (``embed_documents``, ``embed_query``, ``name``) such as Voyage AI's (``None``: no dense list).
     """
 
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
@@ -89,9 +91,18 @@ class Recipe:
             rankers.append((("lsa", self.analyzer, self.heading_weight, self.lsa_components, self.random_state),
                             self._weighted(lsa)))
         if self.dense is not None:
-            rankers.append((("dense", self.dense.name), EmbeddingRetriever(self.dense)))
+            rankers.append((("dense", self.dense_name), EmbeddingRetriever(self.dense_embedder())))
         built = [ranker if shared is None else _FitOnce(key, ranker, shared) for key, ranker in rankers]
         return built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
+
+    @property
+    def dense_name(self) -> str | None:
+        """The name the dense model's vectors are stored under (``None`` without a dense list)."""
+        return self.dense if self.dense is None or isinstance(self.dense, str) else str(self.dense.name)
+
+    def dense_embedder(self) -> Any:
+        """The dense model as an embedder (an offline one by its name), or ``None`` without a dense list."""
+        return embedder_named(self.dense) if isinstance(self.dense, str) else self.dense
 
     def _keyword(self, analyzer: Callable[[str], list[str]]) -> Retriever:
         if self.bm25f:
@@ -125,11 +136,16 @@ class _FitOnce(Retriever):
 
 #: Where the bakery's ladder ends: BM25F over accent-folded character 4-grams of words (title and
 #: section weighted 2, body 1), fused by reciprocal rank with LSA-128 over the same terms (headings
-#: counted twice in its texts).
-TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128, bm25f=True)
+#: counted twice in its texts) and with multilingual-e5-small's cosine ranking, each section ranked
+#: once, at its best chunk.
+TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128, bm25f=True, dense=E5_MODEL,
+               unit="section")
+#: TUNED without its model of word meaning: for an index whose chunks were not embedded (the model costs
+#: about half a second a chunk on one core, so a large first index may do without it).
+LEXICAL = replace(TUNED, dense=None)
 
 #: The recipes an index can record by name (``search_recipe`` in its ``meta``) to be searched with.
-RECIPES: dict[str, Recipe] = {"tuned": TUNED}
+RECIPES: dict[str, Recipe] = {"tuned": TUNED, "lexical": LEXICAL}
 
 
 @dataclass(frozen=True)
