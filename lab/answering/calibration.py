@@ -30,8 +30,8 @@ def answer_table(answerer: Answerer, questions: Sequence[LabelledQuestion],
     """One row per question, answered without a threshold: confidence, cited units, a gold citation?
 
     ``unanswerable`` questions have no gold section (``relevant`` empty); ``cites_gold`` is
-    False for them. ``escalated`` names the rule that sent a question to a person (empty when it
-    was answered); such a question cites nothing.
+    False for them. With escalation rules, ``escalated`` names the rule that sent a question to a
+    person (empty when it was answered); such a question cites nothing.
     """
     threshold, answerer.threshold = answerer.threshold, 0.0
     try:
@@ -45,7 +45,8 @@ def answer_table(answerer: Answerer, questions: Sequence[LabelledQuestion],
                          "escalated": answer.escalated or ""})
     finally:
         answerer.threshold = threshold
-    return pd.DataFrame(rows, columns=["question", "answerable", "confidence", "cites_gold", "cited", "escalated"])
+    columns = ["question", "answerable", "confidence", "cites_gold", "cited"]
+    return pd.DataFrame(rows, columns=columns + ["escalated"] if answerer.escalate else columns)
 
 
 def tradeoff_table(answers: pd.DataFrame, thresholds: Sequence[float]) -> pd.DataFrame:
