@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_PRICE", "ModelPrice"]
+__all__ = ["DEFAULT_PRICE", "EmbeddingPrice", "ModelPrice", "VOYAGE_PRICES"]
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,41 @@ class ModelPrice:
 #: The default model's list price as the course's sources quote it: 2.00 USD per million input
 #: tokens, 10.00 per million output tokens.
 DEFAULT_PRICE = ModelPrice("claude-sonnet-5-5", 2.00, 10.00)
+
+
+@dataclass(frozen=True)
+class EmbeddingPrice:
+    """US dollars per million tokens an embedding model reads, and the discount its batch API gives.
+
+    The batch API takes a file of requests and answers within hours instead of seconds: fit for
+    a nightly re-index, not for a question waiting for its answer.
+    """
+
+    model: str
+    usd_per_million: float
+    batch_discount: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, str) or not self.model.strip():
+            raise ValueError("an embedding price names its model, as in EmbeddingPrice('voyage-4', 0.06)")
+        value = self.usd_per_million
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            raise ValueError(f"usd_per_million must be a finite number >= 0, got {value!r}")
+        if not 0 <= self.batch_discount < 1:
+            raise ValueError(f"batch_discount is a share from 0 to below 1, got {self.batch_discount!r}")
+
+    def cost(self, tokens: float, batch: bool = False) -> float:
+        """Dollars for embedding ``tokens`` tokens, through the batch API if ``batch``."""
+        if tokens < 0:
+            raise ValueError(f"tokens must be >= 0, got {tokens}")
+        rate = self.usd_per_million * ((1 - self.batch_discount) if batch else 1)
+        return tokens * rate / 1_000_000
+
+
+#: Voyage AI's voyage-4 family as the course's sources quote its price page (October 2026): 0.12,
+#: 0.06 and 0.02 USD per million tokens, a third off through the batch API (and 200 million free
+#: tokens per account for the family, not counted here).
+VOYAGE_PRICES: dict[str, EmbeddingPrice] = {
+    model: EmbeddingPrice(model, usd, batch_discount=0.33)
+    for model, usd in (("voyage-4-large", 0.12), ("voyage-4", 0.06), ("voyage-4-lite", 0.02))
+}
