@@ -30,6 +30,8 @@ from lab.chunking.markdown_outline import find_fences, parse_outline, parse_publ
 from lab.chunking.paragraphs import ParagraphChunker
 from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
+from lab.chunking.size_guidance import (SIZE_GUIDANCE, SizeGuidance, guidance_for, guidance_in_units, han_characters,
+                                        overlap_share, units_per_character)
 from lab.chunking.slugs import slugify
 from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
 from lab.chunking.word_windows import WordWindowChunker
@@ -45,4 +47,6 @@ __all__ = [
     "ChunkedCorpus", "chunk_pages",
     "check_input_limit", "InputLimitReport", "InputTooLongError",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
+    "SIZE_GUIDANCE", "SizeGuidance", "guidance_for", "guidance_in_units", "han_characters", "overlap_share",
+    "units_per_character",
 ]
