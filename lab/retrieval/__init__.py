@@ -32,7 +32,8 @@ from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.search_log import AuditedRetriever, SearchLog
-from lab.retrieval.recipe import LEXICAL, RECIPES, TUNED, Ladder, Recipe, Step, climb
+from lab.retrieval.recipe import LEXICAL, RECIPES, TUNED, Ladder, MissingKeyError, Recipe, Step, climb
+from lab.retrieval.second_stage import REWRITE_SYSTEM, Reranked, Reranker, Rewritten, claude_rewriter
 from lab.retrieval.index_search import IndexNotSearchableError, IndexSearcher, search_serving
 from lab.retrieval.offline_index import OfflineIndex, ask_index
 from lab.retrieval.significance import Gain, paired_gain
@@ -66,6 +67,12 @@ __all__ = [
     "BM25FRM3Retriever",
     "Recipe",
     "Step",
+    "MissingKeyError",
+    "Reranked",
+    "Reranker",
+    "Rewritten",
+    "REWRITE_SYSTEM",
+    "claude_rewriter",
     "Ladder",
     "climb",
     "TUNED",
