@@ -76,7 +76,7 @@ class ChunkerRecipe:
     @classmethod
     def of(cls, chunker: Chunker) -> ChunkerRecipe:
         params = {name: getattr(chunker, name) for name in _init_params(chunker)}
-        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True),
+        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True, default=_named_param),
                    version=chunker.chunker_version)
 
     def made(self, record: IngestedFile) -> bool:
@@ -86,6 +86,16 @@ class ChunkerRecipe:
 
 def _init_params(chunker: Chunker) -> list[str]:
     return [p for p in inspect.signature(type(chunker).__init__).parameters if p != "self"]
+
+
+def _named_param(value: object) -> str:
+    """A parameter that is an object by its ``name``: the embedding model a semantic chunker measures
+    with is recorded by its model name, so another model makes its chunks stale."""
+    name = getattr(value, "name", None)
+    if not isinstance(name, str):
+        raise TypeError(f"a chunker parameter of type {type(value).__name__} has neither a JSON form nor a name; "
+                        "give it a name attribute that changes whenever it would cut differently")
+    return name
 
 
 @dataclass(frozen=True)
