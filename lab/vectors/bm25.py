@@ -32,13 +32,13 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from lab.arguments import check_share
 from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.estimator import Estimator
 from lab.vectors.search import top_k_sparse_product
-from lab.vectors.sparse_rows import entry_chunks, rows_of
 
 __all__ = ["BM25", "BM25_IDF", "check_bm25_parameters"]
 
@@ -71,6 +71,33 @@ def check_bm25_parameters(k1: float, idf: str) -> None:
         raise ValueError(f"unknown idf variant {idf!r}; use one of {sorted(BM25_IDF)}")
     if not 0 <= k1 < float("inf"):
         raise ValueError(f"k1 must be a finite number >= 0, not {k1!r}")
+
+
+@njit(nogil=True, cache=True)
+def _weights_by_term(indptr, indices, counts, idf, length_norm):  # type: ignore[no-untyped-def]
+    """Every stored count's weight, ``idf[t] * f / (f + length_norm[d])``, laid out term by term.
+
+    Reads a count matrix by document (CSR) and writes its weights by term (CSC: ``data``,
+    ``indices``, ``indptr``), documents in order within each term, in one pass: what building
+    the weights by document and converting them would do, without the weights held twice.
+    """
+    n_terms = idf.size
+    term_indptr = np.zeros(n_terms + 1, dtype=indptr.dtype)
+    for p in range(indices.size):
+        term_indptr[indices[p] + 1] += 1
+    for t in range(n_terms):
+        term_indptr[t + 1] += term_indptr[t]
+    free = term_indptr[:-1].copy()  # where each term's next document goes
+    documents = np.empty(indices.size, dtype=indptr.dtype)
+    weights = np.empty(indices.size)
+    for d in range(indptr.size - 1):
+        for p in range(indptr[d], indptr[d + 1]):
+            t = indices[p]
+            tf = np.float64(counts[p])
+            documents[free[t]] = d
+            weights[free[t]] = idf[t] * (tf / (tf + length_norm[d]))  # the formula, as written above
+            free[t] += 1
+    return weights, documents, term_indptr
 
 
 def _column_maxima(matrix: sp.csc_matrix) -> np.ndarray:
@@ -143,16 +170,12 @@ class BM25(Estimator):
         avgdl = float(doc_lengths.mean())
         idf = BM25_IDF[self.idf](n_docs, document_frequency.astype(np.float64))
         length_norm = self.k1 * (1 - self.b + self.b * doc_lengths / (avgdl if avgdl > 0 else 1.0))
-        weights = np.empty(counts.nnz, dtype=np.float64)
-        for entries in entry_chunks(counts.nnz):
-            tf = counts.data[entries].astype(np.float64)
-            saturation = tf / (tf + length_norm[rows_of(counts.indptr, entries)])
-            weights[entries] = idf[counts.indices[entries]] * saturation
         self.vocabulary_ = {term: column for column, term in enumerate(terms)}
         self.idf_ = idf
         self.doc_lengths_ = doc_lengths
         self.avgdl_ = avgdl
-        self.weights_ = sp.csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape).tocsc()
+        self.weights_ = sp.csc_matrix(_weights_by_term(counts.indptr, counts.indices, counts.data, idf, length_norm),
+                                      shape=counts.shape)
         self.max_weights_ = _column_maxima(self.weights_)
         return self
 
