@@ -22,8 +22,10 @@ column per term), so a query costs one column slice per query term plus a sum: t
 :meth:`BM25.score`, the formula as written. Searching (:meth:`BM25.top_k_many`) gives the same
 top k with the same scores, in compiled code, without reading every slice whole: each column's
 largest weight bounds what a document can get from that term, so once k documents are found the
-long columns of frequent words are only looked up for the documents that can still enter
-(:mod:`lab.vectors.max_score`, through :func:`lab.vectors.search.top_k_sparse_product`).
+long columns of frequent words are only looked up for the documents that can still enter, and
+each weight has a one-byte level that bounds it, read instead of the weight to find the few
+documents worth scoring (:mod:`lab.vectors.max_score`, through
+:func:`lab.vectors.search.top_k_sparse_product`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from lab.arguments import check_share
 from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.estimator import Estimator
+from lab.vectors.max_score import weight_levels
 from lab.vectors.search import top_k_sparse_product
 
 __all__ = ["BM25", "BM25_IDF", "check_bm25_parameters"]
@@ -131,6 +134,7 @@ class BM25(Estimator):
     avgdl_ : float, mean document length.
     weights_ : scipy.sparse.csc_matrix of shape (n_docs, n_terms), the score each term gives each document.
     max_weights_ : ndarray of shape (n_terms,), each column's largest weight: the most a term adds to a score.
+    weight_levels_ : uint8 ndarray parallel to ``weights_.data``, each weight rounded up to a 255th of its column's largest.
     """
 
     def __init__(
@@ -177,6 +181,7 @@ class BM25(Estimator):
         self.weights_ = sp.csc_matrix(_weights_by_term(counts.indptr, counts.indices, counts.data, idf, length_norm),
                                       shape=counts.shape)
         self.max_weights_ = _column_maxima(self.weights_)
+        self.weight_levels_ = weight_levels(self.weights_, self.max_weights_)
         return self
 
     def query_terms(self, query: str) -> list[int]:
@@ -218,7 +223,7 @@ class BM25(Estimator):
         occurrences = self._occurrences(queries)
         bounds = self.max_weights_ if (self.idf_ >= 0).all() else None
         return top_k_sparse_product(occurrences, self.weights_, k, mask=mask, min_score=min_score,
-                                    column_bounds=bounds)
+                                    column_bounds=bounds, levels=self.weight_levels_)
 
     def _occurrences(self, queries: Iterable[str]) -> sp.csr_matrix:
         """The queries' known terms, one row per query (the one place queries meet the analyzer)."""
