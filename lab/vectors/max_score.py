@@ -9,13 +9,16 @@ the other terms propose, largest bound first, and only while that row can still 
 (Turtle and Flood's MaxScore, 1995; Lucene ranks BM25 queries this way). Frequent words have the
 smallest weights and the longest lists of rows: those are the lists this skips.
 
-Rows are visited in order, a window of ``WINDOW`` rows at a time. In each window the proposing
-terms are added up into a buffer the size of the window (or, when one term proposes, read
-straight from its list); every row whose sum, plus the bounds of the terms not added, still
-reaches the bar looks those terms up; the rows that reach it are scored and offered to the top
-k, which raises the bar. A term that is not needed to propose is looked up only while that pays:
-a lookup is a search whose branches mispredict, and adding a row up is a few instructions, so a
-term whose lookups cost more than reading its rows in a window is added up from then on.
+Rows are visited in order, a window at a time: the first of ``WINDOW`` / 16 rows, each next
+one twice as long up to ``WINDOW``. In each window the proposing terms are added up into a
+buffer the size of the window (or, when one term proposes, read straight from its list); every
+row whose sum, plus the bounds of the terms not added, still reaches the bar looks those terms
+up; the rows that reach it are scored and offered to the top k, which raises the bar. A term
+that is not needed to propose is looked up only while that pays: a lookup is a search whose
+branches mispredict, and adding a row up is a few instructions, so a term whose lookups cost
+more than reading its rows in a window is added up from then on. The first windows are small
+because the bar is lowest there: many rows reach it, and a window that finds looking up costly
+has cost little to find it.
 
 What is added up is not the weights but their levels. Each stored weight has one, a byte: the
 weight rounded up to a 255th of its column's bound (:func:`weight_levels`; :func:`level_values`
@@ -181,7 +184,7 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
     in_window = np.zeros(window, dtype=np.uint8)
     candidate_rows = np.empty(window, dtype=np.int64)
     candidate_sums = np.empty(window)
-    first_window = max(1, window // 4)  # read before any bar exists: small, so that a bar comes soon
+    first_window = max(1, window // 16)  # windows grow from this: the first, read before any bar exists, is small
     longest = 1
     for q in range(q_indptr.size - 1):
         longest = max(longest, q_indptr[q + 1] - q_indptr[q])
@@ -221,6 +224,7 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
         proposing = 0  # terms proposing..n_terms-1 propose rows; the others cannot bring one in alone
         most_looked_up = n_terms  # lowered when a term's lookups cost more than adding it up
         window_start = 0
+        size = first_window  # the next window's rows: doubled each time up to window, so that a bar comes soon
         while True:
             while proposing < n_terms and below[proposing + 1] * (1.0 + SLACK) < reach:
                 proposing += 1
@@ -231,7 +235,8 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
             if first >= n_rows:
                 break  # no proposing term holds another row: no row left can enter
             window_start = max(window_start, first)
-            window_stop = min(window_start + (window if bar > -np.inf else first_window), n_rows)
+            window_stop = min(window_start + size, n_rows)
+            size = min(2 * size, window)
             for u in range(n_terms):
                 end = w_indptr[term[u] + 1]
                 low[u] = _gallop(w_indices, cursor[u], end, window_start)
