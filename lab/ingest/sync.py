@@ -47,7 +47,7 @@ from lab.client import NotionClient, WalkReport, query_every_row
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
 from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, check_max_share
-from lab.ingest.page_reads import PageRead, read_page
+from lab.ingest.page_reads import PageRead, page_essentials, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
 from lab.embedders import DenseEmbedder
@@ -212,7 +212,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
-                                             earlier=checkpoint.reads())
+                                             earlier=checkpoint.reads(), shape=page_essentials)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
@@ -268,13 +268,13 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
     keep = _keeper(config, staging)
     edited = query_every_row(client.data_sources.query, source_id, filter={
-        "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
+        "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}}, shape=page_essentials)
     changed = [(page["last_edited_time"], page_title(page)) for page in edited.rows]
     edited_windows = edited.windows
     del edited  # a bulk edit returns thousands of page objects: keep only what the report needs
     documents: list[tuple[PageMetadata, PageRead | None]] = []
     walk = WalkReport()
-    listing = publishable_pages(client, source_id, config.publishable_property)
+    listing = publishable_pages(client, source_id, config.publishable_property, page_essentials)
     listed, listing_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, indexed, listed)
     for page in listed:
