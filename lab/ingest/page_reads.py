@@ -9,7 +9,7 @@ is read the same way and carries its parent's metadata: it is titled with its br
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -21,7 +21,7 @@ from lab.ingest.synced_originals import held_originals, shown_originals
 from lab.notion.pages import TYPE_PROPERTY, PageMetadata
 
 __all__ = ["PageRead", "BREADCRUMB", "read_page", "read_pages", "retrieve_page", "read_is_current",
-           "visible_pages", "page_essentials"]
+           "visible_pages", "page_essentials", "document_info"]
 
 BREADCRUMB = " > "  # between a sub-page's parent title and its own
 
@@ -54,6 +54,16 @@ def page_essentials(page: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
+def document_info(page: dict[str, Any], parent: PageMetadata | None = None) -> PageMetadata:
+    """What the index carries of ``page`` as a document under ``parent`` (``None`` for a row): a sub-page is
+    titled with its breadcrumb and typed like its parent; no type or url reads as ``""``."""
+    info = PageMetadata.from_page(page, TYPE_PROPERTY)
+    title, kind = info.title, info.type
+    if parent is not None:
+        title, kind = f"{parent.title}{BREADCRUMB}{title}", parent.type
+    return PageMetadata(id=info.id, title=title, type=kind or "", edited=info.edited, url=info.url or "")
+
+
 @dataclass
 class PageRead:
     """One page as the indexer read it: its page object, its blocks in document order, the
@@ -71,10 +81,7 @@ class PageRead:
 
         A sub-page is titled with its breadcrumb and typed like its parent.
         """
-        info = PageMetadata.from_page(self.page, TYPE_PROPERTY)
-        if self.parent is not None:
-            info = replace(info, title=f"{self.parent.title}{BREADCRUMB}{info.title}", type=self.parent.type)
-        return replace(info, type=info.type or "", url=info.url or "")
+        return document_info(self.page, self.parent)
 
     @property
     def id(self) -> str:
