@@ -22,13 +22,15 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lab.errors import LabError
+
 __all__ = ["PostgresCluster", "PostgresUnavailable", "find_server_binaries"]
 
 _SUPERUSER = "lab"
 _TEMPLATE = "lab_template"
 
 
-class PostgresUnavailable(RuntimeError):
+class PostgresUnavailable(LabError, RuntimeError):
     """No cluster can be started here; the message says why in one line (and what would fix it)."""
 
 
