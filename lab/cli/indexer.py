@@ -102,7 +102,8 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if dense is not None and hasattr(dense, "model"):
         dense.load = _announced(dense.load, dense.name)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
-                        data_source_id=args.data_source, on_page=progress, dense=dense, search_recipe=recipe_name)
+                        audience_property=args.audience_property, data_source_id=args.data_source, on_page=progress,
+                        dense=dense, search_recipe=recipe_name)
     print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
           f"requests/s", flush=True)
     if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
@@ -178,6 +179,10 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title", type=not_blank, default=None,
                         help=f"title of the data source to search for (default {_DEFAULT_TITLE!r})")
     parser.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")
+    parser.add_argument("--audience-property", type=not_blank, default=None, metavar="NAME",
+                        help="select property naming who may see each page; the index stores it and search "
+                             "--audience filters on it (default: pages carry no audience). Give a sync the same one "
+                             "as its index: a sync with another reads every page again")
     parser.add_argument("--db", required=True, help="SQLite file of the index")
     parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
     parser.add_argument("--max-wait", type=SECONDS, default=300.0,

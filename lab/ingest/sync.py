@@ -69,6 +69,7 @@ class SyncConfig:
     source: str = "notion"
     title: str = KNOWLEDGE_BASE_TITLE
     publishable_property: str = PUBLISHABLE_PROPERTY
+    audience_property: str | None = None  # the select naming who may see a page (None: pages carry no audience)
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
@@ -213,7 +214,8 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
-                                             earlier=checkpoint.reads(), shape=page_essentials)
+                                             earlier=checkpoint.reads(), shape=page_essentials,
+                                             audience_property=config.audience_property)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
@@ -279,10 +281,10 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     listed, listing_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, indexed, listed)
     for page in listed:
-        if known_read_is_current(page, indexed.get(page["id"]), originals):
+        if known_read_is_current(page, indexed.get(page["id"]), originals, audience_property=config.audience_property):
             documents.append((indexed[page["id"]].info, None))
         else:
-            read = read_page(client, page, walk)
+            read = read_page(client, page, walk, audience_property=config.audience_property)
             keep(read)
             documents.append((read.info, read))
     sub_pages = find_sub_pages(client, documents, indexed, on_page=keep, report=walk, originals=originals)
