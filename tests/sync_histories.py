@@ -1,8 +1,9 @@
 """Random histories of a small workspace, synced as they happen and compared with a fresh full index.
 
 A history is a list of steps: edits a person makes in Notion (text edits, new pages and
-sub-pages, some inside a toggle, new pages holding a synced block or showing one, renames,
-unpublish and republish, trash and restore, unshare and share again, deleted blocks), waits of
+sub-pages, some inside a toggle, new pages holding a synced block or showing one, renames, a
+row's select changed (its type and audience), unpublish and republish, trash and restore, unshare
+and share again, deleted blocks), waits of
 a few seconds to ten minutes (so that a sync and an edit often share a minute), and syncs, some of which crash at a chosen request.
 :func:`run_history` plays one against a simulator that may also answer with 429, 529 and 5xx,
 and checks after every sync (and every full re-index, which may also crash and resume) that the
@@ -82,6 +83,8 @@ def small_workspace() -> Workspace:
         "name": "Histories",
         "data_sources": [{"key": "kb", "title": "KB", "created": STAMP, "properties": {
             "Nombre": {"type": "title"}, "Tipo": {"type": "select", "options": ["faq", "politica"]},
+            # the simulator gives every select of a row one value: the audience follows the type
+            "Audiencia": {"type": "select", "options": ["faq", "politica"]},
             "Publicable": {"type": "checkbox"}}}],
         "pages": [
             _row("hours", "Horarios", "faq", True, 0, 2), policy, delivery,
@@ -112,7 +115,7 @@ class TextHashEmbedder:
 def config() -> SyncConfig:
     """Small windows so that sections span several chunks, and a dense model beside TF-IDF."""
     return SyncConfig(title="KB", chunker=SectionTokenChunker(max_tokens=24, overlap=4), dense=TextHashEmbedder(),
-                      max_delete_share=1.0)
+                      max_delete_share=1.0, audience_property="Audiencia")
 
 
 def content(store: IndexStore) -> dict[str, Any]:
@@ -196,6 +199,8 @@ def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
                                      "blocks": _blocks(a + b, 1)}, inside_block=toggle)
     elif kind == "publish" and page is not None and ws.pages[page].parent_type == "data_source_id":
         ws.set_publishable(page, not ws.pages[page].publishable)
+    elif kind == "select" and page is not None and ws.pages[page].parent_type == "data_source_id":
+        ws.set_select(page, "politica" if ws.pages[page].type == "faq" else "faq")
     elif kind == "rename" and page is not None:
         ws.rename(page, f"Renombrada {a}-{b}")
     elif kind == "trash" and page is not None:
@@ -213,7 +218,7 @@ def apply_edit(ws: Workspace, kind: str, a: int, b: int) -> None:
 
 
 EDITS = ("edit", "unshare", "share", "edit", "delete_block", "new_page", "new_sub_page", "rename", "publish",
-         "trash", "restore", "edit", "unshare", "share", "new_sub_page_in_block")
+         "trash", "restore", "edit", "unshare", "share", "new_sub_page_in_block", "select")
 
 
 # ---------------------------------------------------------------------- histories

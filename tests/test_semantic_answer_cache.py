@@ -196,3 +196,14 @@ def test_the_paraphrase_pairs_name_labelled_bakery_questions_from_both_sets() ->
     pairs = bakery_paraphrases()
     assert len(set(map(frozenset, pairs))) == len(pairs) == 14
     assert all(a in first and b in heldout for a, b in pairs)
+
+
+def test_a_close_question_of_another_audience_is_computed_never_served_from_the_first() -> None:
+    answers, calls = cache(), []
+    answers.answer(AMEX, 3, lambda q: calls.append("staff") or "Sí, con Amex (página interna).", audience="staff")
+    other = answers.answer("¿Aceptan Amex?", 3, lambda q: calls.append("public") or "Sí.", audience="public")
+    same = answers.answer(AMEX, 3, lambda q: calls.append("public") or "Sí.", audience="public")
+    assert (other.hit, other.nearest, same.hit, same.answer, same.audience) == (False, None, True, "Sí.", "public")
+    assert calls == ["staff", "public"] and len(answers) == 2
+    with pytest.raises(SemanticCacheError, match="audience is an audience's name"):
+        answers.answer(AMEX, 3, str, audience=["staff"])  # type: ignore[arg-type]

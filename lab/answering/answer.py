@@ -78,16 +78,19 @@ class Answerer:
     extractor : the offline answerer (an :class:`ExtractiveAnswerer` by default).
     escalate : the kinds of question never answered automatically but passed to a person with the
         sources found, e.g. ``(ALLERGY_RULE,)``, as the bakery's pages require for allergies.
+    audience : who asks: only chunks of pages meant for that audience become sources, filtered
+        before ranking (``None``: every chunk, as :mod:`lab.retrieval.corpus` explains).
     """
 
     def __init__(self, retriever: Retriever, k: int = 5, threshold: float = 0.0,
                  extractor: ExtractiveAnswerer | None = None,
-                 escalate: Sequence[EscalationRule] = ()) -> None:
+                 escalate: Sequence[EscalationRule] = (), audience: str | None = None) -> None:
         self.retriever = retriever
         self.k = k
         self.threshold = threshold
         self.extractor = extractor or ExtractiveAnswerer()
         self.escalate = escalate
+        self.audience = audience
 
     def fit(self, corpus: SearchCorpus | None = None) -> Answerer:
         """Fit the retriever and the extractor on ``corpus``; returns self. With no corpus the retriever
@@ -116,7 +119,7 @@ class Answerer:
             raise ValueError("this Answerer is not fitted yet: call fit(corpus) with the chunks to search")
         if isinstance(self.retriever, IndexSearcher) and self.retriever.refresh():
             self.fit()  # a sync changed the index's chunks: answer from them, not from the ones read before
-        return numbered_sources(self.retriever.search(question, k=self.k), self.corpus_)
+        return numbered_sources(self.retriever.search(question, k=self.k, audience=self.audience), self.corpus_)
 
     def prompt(self, question: str) -> AnswerPrompt:
         """The prompt a model would receive for ``question`` (send it with ``lab.services.call_model``)."""

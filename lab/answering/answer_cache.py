@@ -4,7 +4,9 @@ Answers are kept by question and by the version of the index they were computed 
 store's generation, which counts every run that changed what the index holds). An answer
 computed from generation 3 is never served once the index is at generation 4: the documents
 it quotes may have changed or gone. A run that changed nothing keeps the generation, so the
-cache keeps its answers. Questions are compared without case or extra spaces.
+cache keeps its answers. Questions are compared without case or extra spaces. An answer is kept
+for the audience it was computed for: one computed from pages another audience may not see is
+never served to it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class CachedAnswer(Generic[T]):
     version: int
     answer: T
     hit: bool
+    audience: str | None = None
 
 
 def question_key(question: str) -> str:
@@ -34,32 +37,37 @@ def question_key(question: str) -> str:
 
 
 class AnswerCache(Generic[T]):
-    """Answers by (question, index version); entries of an older version are dropped when a newer one is asked."""
+    """Answers by (question, audience, index version); entries of an older version are dropped when a newer one
+    is asked."""
 
     def __init__(self) -> None:
-        self._answers: dict[tuple[str, int], T] = {}
+        self._answers: dict[tuple[str, str | None, int], T] = {}
         self.hits = 0
         self.misses = 0
 
     def __len__(self) -> int:
         return len(self._answers)
 
-    def answer(self, question: str, version: int, compute: Callable[[str], T]) -> CachedAnswer[T]:
-        """The cached answer to ``question`` at ``version``, or ``compute(question)`` stored for next time."""
+    def answer(self, question: str, version: int, compute: Callable[[str], T],
+               audience: str | None = None) -> CachedAnswer[T]:
+        """The cached answer to ``question`` for ``audience`` at ``version``, or ``compute(question)`` stored for
+        next time (``compute`` must answer for that audience: the cache keeps answers apart by it)."""
         if not isinstance(question, str):
             raise TypeError(f"question is the question's text (a str), not {type(question).__name__}")
         if isinstance(version, bool) or not isinstance(version, int):  # "3" < 4 would fail only on the next call
             raise TypeError(f"version is the index's generation (an int, store.generation()), not {version!r}")
+        if audience is not None and not isinstance(audience, str):
+            raise TypeError(f"audience is an audience's name (a str) or None, not {type(audience).__name__}")
         self._forget_older_than(version)
-        key = (question_key(question), version)
+        key = (question_key(question), audience, version)
         hit = key in self._answers
         if hit:
             self.hits += 1
         else:
             self.misses += 1
             self._answers[key] = compute(question)
-        return CachedAnswer(question=question, version=version, answer=self._answers[key], hit=hit)
+        return CachedAnswer(question=question, version=version, answer=self._answers[key], hit=hit, audience=audience)
 
     def _forget_older_than(self, version: int) -> None:
-        for key in [k for k in self._answers if k[1] < version]:
+        for key in [k for k in self._answers if k[2] < version]:
             del self._answers[key]

@@ -55,6 +55,7 @@ class SemanticCachedAnswer(CachedAnswer[T]):
 class _Entry(Generic[T]):
     key: str
     question: str
+    audience: str | None
     version: int
     vector: np.ndarray
     answer: T
@@ -88,17 +89,18 @@ class SemanticAnswerCache(Generic[T]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def answer(self, question: str, version: int, compute: Callable[[str], T]) -> SemanticCachedAnswer[T]:
-        """The answer of a cached question at ``version`` as close as ``threshold`` to ``question``, or
-        ``compute(question)`` stored for next time. The same words (case and spaces aside) are a hit
-        without embedding anything."""
-        _check_request(question, version)
+    def answer(self, question: str, version: int, compute: Callable[[str], T],
+               audience: str | None = None) -> SemanticCachedAnswer[T]:
+        """The answer of a question cached for ``audience`` at ``version`` as close as ``threshold`` to
+        ``question``, or ``compute(question)`` stored for next time. The same words (case and spaces aside)
+        are a hit without embedding anything; another audience's answers are never compared."""
+        _check_request(question, version, audience)
         self._entries = [e for e in self._entries if e.version >= version]
-        current = [e for e in self._entries if e.version == version]
+        current = [e for e in self._entries if e.version == version and e.audience == audience]
         key = question_key(question)
         same = next((e for e in current if e.key == key), None)
         if same is not None:
-            return self._served(question, version, same, 1.0)
+            return self._served(question, version, same, 1.0, audience)
         vector = self._vector(question, current)
         nearest, similarity = None, None
         if current:
@@ -106,17 +108,18 @@ class SemanticAnswerCache(Generic[T]):
             best = int(np.argmax(similarities))
             nearest, similarity = current[best], float(similarities[best])
             if similarity >= self.threshold:
-                return self._served(question, version, nearest, similarity)
+                return self._served(question, version, nearest, similarity, audience)
         answer = compute(question)
         self.misses += 1
-        self._entries.append(_Entry(key, question, version, vector, answer))
-        return SemanticCachedAnswer(question=question, version=version, answer=answer, hit=False,
+        self._entries.append(_Entry(key, question, audience, version, vector, answer))
+        return SemanticCachedAnswer(question=question, version=version, answer=answer, hit=False, audience=audience,
                                     nearest=None if nearest is None else nearest.question, similarity=similarity)
 
-    def _served(self, question: str, version: int, entry: _Entry[T], similarity: float) -> SemanticCachedAnswer[T]:
+    def _served(self, question: str, version: int, entry: _Entry[T], similarity: float,
+                audience: str | None) -> SemanticCachedAnswer[T]:
         self.hits += 1
         return SemanticCachedAnswer(question=question, version=version, answer=entry.answer, hit=True,
-                                    nearest=entry.question, similarity=similarity)
+                                    audience=audience, nearest=entry.question, similarity=similarity)
 
     def _vector(self, question: str, current: list[_Entry[T]]) -> np.ndarray:
         """The question's unit vector, refused if it cannot be compared with the cached ones."""
@@ -130,10 +133,12 @@ class SemanticAnswerCache(Generic[T]):
         return vector / np.linalg.norm(vector)
 
 
-def _check_request(question: object, version: object) -> None:
+def _check_request(question: object, version: object, audience: object) -> None:
     if not isinstance(question, str):
         raise SemanticCacheError(f"question is the question's text (a str), not {type(question).__name__}")
     if not question.strip():
         raise SemanticCacheError("question is empty; an empty text has no meaning to compare")
     if isinstance(version, bool) or not isinstance(version, int):
         raise SemanticCacheError(f"version is the index's generation (an int, store.generation()), not {version!r}")
+    if audience is not None and not isinstance(audience, str):
+        raise SemanticCacheError(f"audience is an audience's name (a str) or None, not {type(audience).__name__}")

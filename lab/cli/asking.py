@@ -5,6 +5,10 @@ object per question with ``--json``; with no question, or ``-``, it reads one qu
 from standard input and answers each in the same process (the index is read and its search
 loaded once). ``ask`` answers one question from the sources it cites, or says that it abstains
 and why; an allergy question it never answers: it goes to a person with its sources.
+
+Both take ``--audience NAME``: only the pages the index stores for that audience are searched,
+filtered before ranking. Without it every page is searched (the owner's view,
+:mod:`lab.retrieval.corpus`); on an index whose pages carry audiences a note on stderr says so.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from lab.cli.exits import CommandFailure, ExitCode
 from lab.cli.index_file import open_existing_index
-from lab.cli.options import in_range
+from lab.cli.options import in_range, not_blank
 
 if TYPE_CHECKING:
     from lab.index import IndexStore
@@ -40,6 +44,14 @@ def _searcher(store: "IndexStore") -> "IndexSearcher":
         raise CommandFailure(ExitCode.DATABASE, str(exc)) from None
 
 
+def _note_unfiltered(store: "IndexStore", audience: str | None) -> None:
+    """Say on stderr that a search without ``--audience`` sees every audience's pages, if the index has any."""
+    audiences = sorted(set(store.audiences().values()))
+    if audience is None and audiences:
+        print(f"note: no --audience: searching the pages of every audience ({', '.join(audiences)}); an agent "
+              "that serves one audience passes --audience NAME", file=sys.stderr)
+
+
 def _questions(given: Sequence[str]) -> Iterator[str]:
     """The questions on the command line, or one per non-blank line of standard input (none, or ``-``)."""
     if given and list(given) != ["-"]:
@@ -54,8 +66,9 @@ def search_command(args: argparse.Namespace) -> int:
     """Print the ``-k`` best sections of each question, as text or as one JSON object per question."""
     with open_existing_index(args.db) as store:
         searcher = _searcher(store)
+        _note_unfiltered(store, args.audience)
         for question in _questions(args.question):
-            hits = searcher.search(question, k=args.k)
+            hits = searcher.search(question, k=args.k, audience=args.audience)
             if args.json:
                 print(json.dumps({"question": question, "hits": [
                     {"page_id": h.page_id, "title": h.title, "section": h.section, "url": h.url,
@@ -78,7 +91,9 @@ def ask_command(args: argparse.Namespace) -> int:
         raise CommandFailure(ExitCode.USAGE, "ask needs a question, e.g. python -m lab ask --db kb.sqlite "
                                              "'¿Abren el 1 de mayo?'")
     with open_existing_index(args.db) as store:
-        answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,)).fit()
+        _note_unfiltered(store, args.audience)
+        answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,),
+                            audience=args.audience).fit()
         answer = answerer.answer(question)
     print(answer.text)
     if answer.escalated:
@@ -101,6 +116,8 @@ def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
     search.add_argument("--db", required=True, help="SQLite file of the index")
     search.add_argument("-k", type=_K, default=8, help="sections per question (default 8)")
     search.add_argument("--json", action="store_true", help="one JSON object per question")
+    search.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
+                        help="search only the pages the index stores for this audience (default: every page)")
     search.add_argument("question", nargs="*", help="the question; none or - reads one per line from stdin")
     search.set_defaults(func=search_command)
     ask = sub.add_parser("ask", help="answer a question from an index with cited sources, or abstain")
@@ -109,5 +126,7 @@ def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
     ask.add_argument("--threshold", type=_SHARE, default=ANSWER_THRESHOLD,
                      help=f"the lowest confidence still answered (default {ANSWER_THRESHOLD:g}, calibrated in "
                           "lesson 10)")
+    ask.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
+                     help="answer only from the pages the index stores for this audience (default: every page)")
     ask.add_argument("question", nargs="+", help="the question")
     ask.set_defaults(func=ask_command)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from lab.retrieval.index_search import DEFAULT_RECIPE
 
 if TYPE_CHECKING:
     from lab.index import IndexStore
+    from lab.ingest.sync import SyncReport
 
 __all__ = ["add_indexer_parsers", "indexer_command", "sync_command"]
 
@@ -28,6 +30,12 @@ _DEFAULT_TITLE = "Base de conocimiento"  # the bakery's knowledge base, in the l
 
 
 def indexer_command(args: argparse.Namespace, kind: str) -> int:
+    """Run ``index`` or ``sync`` (``kind``) and return its exit code."""
+    return _indexer_run(args, kind)[0]
+
+
+def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"]:
+    """Run ``index`` or ``sync``: the exit code and the run's report (a failure raises :class:`CommandFailure`)."""
     from lab.index import database_errors
     from lab.ingest.sync import GuardrailError
 
@@ -37,9 +45,9 @@ def indexer_command(args: argparse.Namespace, kind: str) -> int:
     store = open_index(args.db)
     finished = False
     try:
-        code = _run_indexer(args, kind, token, store)
+        report = _run_indexer(args, kind, token, store)
         finished = True
-        return code
+        return ExitCode.OK, report
     except CommandFailure:
         raise
     except KeyboardInterrupt:
@@ -78,7 +86,7 @@ def _kept(store: "IndexStore") -> str:
     return f"; the {kept} pages read so far are kept: run the same command again to resume" if kept else ""
 
 
-def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> int:
+def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> "SyncReport":
     from lab.client import DEFAULT_MAX_DEPTH, FixedRate, NotionClient
     from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 
@@ -104,7 +112,8 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if dense is not None and hasattr(dense, "model"):
         dense.load = _announced(dense.load, dense.name)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
-                        data_source_id=args.data_source, on_page=progress, dense=dense, search_recipe=recipe_name)
+                        audience_property=args.audience_property, data_source_id=args.data_source, on_page=progress,
+                        dense=dense, search_recipe=recipe_name)
     print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
           f"requests/s", flush=True)
     if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
@@ -130,7 +139,10 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if report.blocks_too_deep:
         print(f"  not read: what {len(report.blocks_too_deep)} blocks hold, nested deeper than {DEFAULT_MAX_DEPTH} "
               f"levels (first: {report.blocks_too_deep[0]})")
-    return ExitCode.OK
+    alert = report.retirement_alert()
+    if alert is not None:  # on stderr, where a scheduler's mail or log looks for trouble
+        print(redact(alert, token), file=sys.stderr, flush=True)
+    return report
 
 
 def _recipe_name(args: argparse.Namespace, kind: str, store: "IndexStore") -> str:
@@ -180,6 +192,10 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title", type=not_blank, default=None,
                         help=f"title of the data source to search for (default {_DEFAULT_TITLE!r})")
     parser.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")
+    parser.add_argument("--audience-property", type=not_blank, default=None, metavar="NAME",
+                        help="select property naming who may see each page; the index stores it and search "
+                             "--audience filters on it (default: pages carry no audience). Give a sync the same one "
+                             "as its index: a sync with another reads every page again")
     parser.add_argument("--db", required=True, help="SQLite file of the index")
     parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
     parser.add_argument("--max-wait", type=SECONDS, default=300.0,
@@ -195,21 +211,22 @@ def sync_command(args: argparse.Namespace) -> int:
     if args.status_file is None:
         return indexer_command(args, "sync")
     try:
-        code = indexer_command(args, "sync")
+        code, report = _indexer_run(args, "sync")
     except CommandFailure as failure:
         _write_status(args, failure.code, failure.line)
         raise
-    return _write_status(args, ExitCode(code), "")
+    return _write_status(args, ExitCode(code), "", [page.id for page in report.retired])
 
 
-def _write_status(args: argparse.Namespace, code: ExitCode, line: str) -> int:
-    """Write the status file for a run that ended with ``code``; the exit code to return."""
+def _write_status(args: argparse.Namespace, code: ExitCode, line: str, retired: Sequence[str] = ()) -> int:
+    """Write the status file for a run that ended with ``code`` (having retired the pages of ids ``retired``);
+    the exit code to return."""
     from lab.ingest.run_status import RunStatus, write_status_file
 
     token = os.environ.get(args.token_env, "").strip() or None
     run, watermark, chunks = _index_state(args.db)
     if code == ExitCode.OK and run is not None:
-        status = RunStatus.from_run(run, exit_code=int(code))
+        status = RunStatus.from_run(run, exit_code=int(code), retired_pages=retired)
     else:
         status = RunStatus(command="sync", outcome="refused" if code == ExitCode.GUARDRAIL else "failed",
                            exit_code=int(code), finished_at=iso_minute(WallClock().datetime()), watermark=watermark,

@@ -16,7 +16,7 @@ from lab.index.errors import SchemaVersionError
 __all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "SCHEMA_STATEMENTS", "CONTENT_TABLES", "create_tables", "check_schema",
            "tables"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
 
 _SCHEMA = """
@@ -67,7 +67,8 @@ CREATE TABLE pages (
     parent_id TEXT,
     child_pages INTEGER NOT NULL DEFAULT 0,
     shown_originals TEXT NOT NULL DEFAULT '{}',
-    held_originals TEXT NOT NULL DEFAULT '[]'
+    held_originals TEXT NOT NULL DEFAULT '[]',
+    audience TEXT
 );
 CREATE TABLE staged_pages (
     page_id TEXT PRIMARY KEY,
@@ -122,7 +123,8 @@ CREATE TABLE model_switches (
 """
 
 # What a search learned from the chunks (lab.retrieval.index_search), one row per recipe. Any write
-# to the rows a search reads deletes every state and draws a new content stamp, in the writing
+# to the rows a search reads (the pages' too: they hold who may see each chunk) deletes every state
+# and draws a new content stamp, in the writing
 # transaction itself: a state in the file always describes the chunks beside it, no text of a page
 # that left the index survives in one, and a searcher that kept a stamp knows the chunks moved. The
 # stamp is random, not a counter, so that an index restored from an older image never repeats one.
@@ -133,7 +135,7 @@ CREATE TABLE searcher_states (
     state BLOB NOT NULL
 );
 """
-CONTENT_TABLES = ("chunks", "vectors", "term_counts")
+CONTENT_TABLES = ("chunks", "vectors", "term_counts", "pages")
 _CONTENT_TRIGGERS = [
     f"CREATE TRIGGER {table}_{event.lower()}_moves_content AFTER {event} ON {table} BEGIN "
     "UPDATE meta SET value = lower(hex(randomblob(8))) WHERE key = 'content_stamp'; "

@@ -56,12 +56,14 @@ class SyncState:
                                  chunk_count=self.count_chunks())
 
     def put_pages(self, pages: Iterable[IndexedPage]) -> None:
-        """Insert or replace these pages (a missing type or url reads ``""``)."""
+        """Insert or replace these pages (a missing type or url reads ``""``; a missing audience stays ``NULL``)."""
         with self.transaction():
-            self._db.executemany("INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?,?,?)",
+            self._db.executemany("INSERT OR REPLACE INTO pages (page_id, title, type, edited, url, read_at, parent_id, "
+                                 "child_pages, shown_originals, held_originals, audience) "
+                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                                  [(p.info.id, p.info.title, p.info.type or "", p.info.edited, p.info.url or "",
                                    p.read_at, p.parent_id, p.child_pages, json.dumps(dict(p.shown_originals)),
-                                   json.dumps(list(p.held_originals))) for p in pages])
+                                   json.dumps(list(p.held_originals)), p.info.audience) for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -88,11 +90,16 @@ class SyncState:
     def indexed_pages(self) -> dict[str, IndexedPage]:
         """Pages the index holds, by id, with when each was read and the page it is a sub-page of."""
         rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at, parent_id, child_pages, "
-                                "shown_originals, held_originals FROM pages ORDER BY page_id")
-        return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]),
+                                "shown_originals, held_originals, audience FROM pages ORDER BY page_id")
+        return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4],
+                                                    audience=r[10]),
                                   read_at=r[5], parent_id=r[6], child_pages=r[7],
                                   shown_originals=() if r[8] == "{}" else tuple(json.loads(r[8]).items()),
                                   held_originals=() if r[9] == "[]" else tuple(json.loads(r[9]))) for r in rows}
+
+    def audiences(self) -> dict[str, str]:
+        """The audience of each page the index holds that names one, by page id (pages without one are left out)."""
+        return dict(self._db.execute("SELECT page_id, audience FROM pages WHERE audience IS NOT NULL ORDER BY page_id"))
 
     def read_times(self) -> dict[str, str]:
         """When each page the index holds was read (ISO time; ``""`` if not recorded)."""

@@ -46,7 +46,8 @@ def _read(staged: StagedPage, parent: PageMetadata | None = None, as_kept: bool 
     body = json.loads(staged.body)
     if as_kept:
         parent = PageMetadata(**body["parent"]) if body["parent"] is not None else None
-    return PageRead(body["page"], [(int(depth), block) for depth, block in body["blocks"]], parent, staged.read_at)
+    return PageRead(body["page"], [(int(depth), block) for depth, block in body["blocks"]], parent, staged.read_at,
+                    audience_property=body.get("audience_property"))
 
 
 class ReadCheckpoint:
@@ -80,7 +81,8 @@ class ReadCheckpoint:
     def keep(self, read: PageRead) -> None:
         """Commit one page's read to the staging area, at once."""
         parent = asdict(read.parent) if read.parent is not None else None
-        body = json.dumps({"page": read.page, "blocks": read.blocks, "parent": parent}, ensure_ascii=False)
+        body = json.dumps({"page": read.page, "blocks": read.blocks, "parent": parent,
+                           "audience_property": read.audience_property}, ensure_ascii=False)
         self.store.stage_page(StagedPage(page_id=read.id, parent_id=read.parent_id, read_at=read.read_at,
                                          body=body), self.key)
 

@@ -3,7 +3,7 @@
 A page is read with ``blocks.children.list`` (its blocks, and the blocks of every block with
 children); the read notes when it began. A sub-page (the page behind a ``child_page`` block)
 is read the same way and carries its parent's metadata: it is titled with its breadcrumb
-("Parent > Child") and typed like its parent.
+("Parent > Child"), typed like its parent and meant for its parent's audience.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ __all__ = ["PageRead", "BREADCRUMB", "read_page", "read_pages", "retrieve_page",
 
 BREADCRUMB = " > "  # between a sub-page's parent title and its own
 
+#: The properties a listing keeps whatever their name: the title, and the selects (a type, an audience).
+_KEPT_TYPES = ("title", "select")
 #: The fields of a page object the indexer reads besides its title and type properties.
 _ESSENTIAL_FIELDS = ("object", "id", "created_time", "last_edited_time", "parent", "url", "in_trash")
 
@@ -42,46 +44,52 @@ def _essential_property(prop: Any) -> Any:
 
 
 def page_essentials(page: dict[str, Any]) -> dict[str, Any]:
-    """The part of a page object the indexer reads (ids, times, parent, url, title and type), for a listing
-    of a large data source: a whole page object takes about 5 KB in memory, this a few hundred bytes."""
+    """The part of a page object the indexer reads (ids, times, parent, url, title, type and every other
+    select, an audience among them), for a listing of a large data source: a whole page object takes about
+    5 KB in memory, this a few hundred bytes."""
     properties = page.get("properties")
     kept = {key: page[key] for key in _ESSENTIAL_FIELDS if key in page}
     if isinstance(properties, dict):
         kept["properties"] = {name: _essential_property(prop) for name, prop in properties.items()
-                              if name == TYPE_PROPERTY or (isinstance(prop, dict) and prop.get("type") == "title")}
+                              if name == TYPE_PROPERTY or (isinstance(prop, dict) and prop.get("type") in _KEPT_TYPES)}
     elif "properties" in page:
         kept["properties"] = properties
     return kept
 
 
-def document_info(page: dict[str, Any], parent: PageMetadata | None = None) -> PageMetadata:
+def document_info(page: dict[str, Any], parent: PageMetadata | None = None,
+                  audience_property: str | None = None) -> PageMetadata:
     """What the index carries of ``page`` as a document under ``parent`` (``None`` for a row): a sub-page is
-    titled with its breadcrumb and typed like its parent; no type or url reads as ``""``."""
-    info = PageMetadata.from_page(page, TYPE_PROPERTY)
-    title, kind = info.title, info.type
+    titled with its breadcrumb, typed like its parent and meant for its parent's audience (a sub-page has no
+    properties of its own); no type or url reads as ``""``, no audience (or no ``audience_property``) as ``None``."""
+    info = PageMetadata.from_page(page, TYPE_PROPERTY, audience_property)
+    title, kind, audience = info.title, info.type, info.audience
     if parent is not None:
-        title, kind = f"{parent.title}{BREADCRUMB}{title}", parent.type
-    return PageMetadata(id=info.id, title=title, type=kind or "", edited=info.edited, url=info.url or "")
+        title, kind, audience = f"{parent.title}{BREADCRUMB}{title}", parent.type, parent.audience
+    return PageMetadata(id=info.id, title=title, type=kind or "", edited=info.edited, url=info.url or "",
+                        audience=audience)
 
 
 @dataclass
 class PageRead:
     """One page as the indexer read it: its page object, its blocks in document order, the
-    document it sits in (``parent``, for a sub-page) and when reading its blocks began."""
+    document it sits in (``parent``, for a sub-page), when reading its blocks began, and the select
+    property its audience is read from (``None``: the run reads no audience)."""
 
     page: dict[str, Any]
     blocks: list[tuple[int, dict[str, Any]]]
     parent: PageMetadata | None = None
     read_at: str = ""
     synced: tuple[dict[str, str], list[str]] | None = None  # kept by drop_content, computed from blocks until then
+    audience_property: str | None = None
 
     @cached_property
     def info(self) -> PageMetadata:
         """What every chunk of the page and the index carry (no type or url reads as ``""``).
 
-        A sub-page is titled with its breadcrumb and typed like its parent.
+        A sub-page is titled with its breadcrumb, typed like its parent and meant for its parent's audience.
         """
-        return document_info(self.page, self.parent)
+        return document_info(self.page, self.parent, self.audience_property)
 
     @property
     def id(self) -> str:
@@ -118,7 +126,7 @@ class PageRead:
 
     def under(self, parent: PageMetadata | None) -> PageRead:
         """The same read, as a document under ``parent`` (whose title or type may have changed since)."""
-        return PageRead(self.page, self.blocks, parent, self.read_at, self.synced)
+        return PageRead(self.page, self.blocks, parent, self.read_at, self.synced, self.audience_property)
 
     def indexed(self) -> IndexedPage:
         """The row the index keeps for this page."""
@@ -129,10 +137,12 @@ class PageRead:
 
 
 def read_page(client: NotionClient, page: dict[str, Any], report: WalkReport | None = None,
-              parent: PageMetadata | None = None) -> PageRead:
-    """Read every block of one page (a sub-page of ``parent`` if given), noting when the read began."""
+              parent: PageMetadata | None = None, audience_property: str | None = None) -> PageRead:
+    """Read every block of one page (a sub-page of ``parent`` if given), noting when the read began; its
+    audience is read from the select ``audience_property`` (a sub-page's is its parent's)."""
     read_at = client.clock.datetime().isoformat()
-    return PageRead(page, list(walk_blocks(client, page["id"], report=report)), parent, read_at)
+    return PageRead(page, list(walk_blocks(client, page["id"], report=report)), parent, read_at,
+                    audience_property=audience_property)
 
 
 def read_pages(client: NotionClient, pages: list[dict[str, Any]], report: WalkReport | None = None,

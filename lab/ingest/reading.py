@@ -90,7 +90,8 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
                         publishable_property: str = PUBLISHABLE_PROPERTY, data_source_id: str | None = None,
                         on_page: Callable[[PageRead], None] | None = None,
                         earlier: Mapping[str, PageRead] | None = None,
-                        shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> KnowledgeBaseRead:
+                        shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                        audience_property: str | None = None) -> KnowledgeBaseRead:
     """Search for the data source (unless its id is given), list its publishable pages, read each
     one's blocks, then every sub-page under them (:mod:`lab.ingest.sub_pages`).
 
@@ -99,7 +100,8 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     ``last_edited_time``, read after that minute closed) is taken from there; everything else is
     read now, and ``on_page`` hears of each page read now (the full index keeps it; the command
     line prints progress). ``shape`` keeps only part of each listed page object (the indexer's
-    :func:`~lab.ingest.page_reads.page_essentials`); every page object is kept whole otherwise.
+    :func:`~lab.ingest.page_reads.page_essentials`); every page object is kept whole otherwise. Each
+    page's audience is read from the select ``audience_property`` (none without it).
     """
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
@@ -108,11 +110,11 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     listed, result.query_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, known, listed)
     for page in listed:
-        if known_read_is_current(page, known.get(page["id"]), originals):
+        if known_read_is_current(page, known.get(page["id"]), originals, audience_property=audience_property):
             result.pages.append(earlier[page["id"]])
             result.resumed.append(page["id"])
             continue
-        result.pages.append(read_page(client, page, result.walk))
+        result.pages.append(read_page(client, page, result.walk, audience_property=audience_property))
         if on_page is not None:
             on_page(result.pages[-1])
     sub_pages = find_sub_pages(client, [(read.info, read) for read in result.pages], known, earlier, on_page,

@@ -5,7 +5,9 @@ succeeded, was refused by the deletion guardrail or failed, replaces one small f
 happened: the outcome, the exit code, the run's counts, the watermark and when the run finished
 (as the sync reports it: the simulated clock in the lessons, the wall clock on the command line).
 A monitor alerts when ``outcome`` is not ``"ok"``, or when ``finished_at`` grows too old (the job
-stopped running at all).
+stopped running at all). A run that finished but retired pages is ``"ok"`` (retiring a page is
+legitimate) and says so: ``counts["pages_removed"]``, the ids in ``retired_pages`` and a warning
+in ``message``, so that a monitor can alert on it too (ids only: the file is readable by others).
 
 The file is written to a temporary file in the same folder and renamed over the old one, so a
 reader sees the previous status or the new one, never half a line. The token never reaches it:
@@ -16,7 +18,7 @@ field (its type, and the outcome and exit code against their ranges) before a mo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,9 @@ MAX_STATUS_BYTES = 1 << 20
 #: Each field of the file and what it holds, as JSON reads it back.
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {"command": (str,), "outcome": (str,), "exit_code": (int,),
                                              "finished_at": (str,), "watermark": (str, type(None)),
-                                             "counts": (dict,), "message": (str,)}
+                                             "counts": (dict,), "message": (str,), "retired_pages": (list,)}
+#: Fields a file written before they existed may lack, and what they read as then.
+_OPTIONAL_FIELDS: dict[str, Any] = {"retired_pages": []}
 
 
 class StatusFileError(LabError, ValueError):
@@ -56,17 +60,22 @@ class RunStatus:
     watermark: str | None
     counts: dict[str, int] = field(default_factory=dict)
     message: str = ""
+    retired_pages: list[str] = field(default_factory=list)  # ids of the pages the run took out of the index
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
             raise ValueError(f"outcome must be one of {OUTCOMES}, got {self.outcome!r}")
 
     @classmethod
-    def from_run(cls, run: Mapping[str, Any], *, command: str = "sync", exit_code: int = 0) -> RunStatus:
-        """The status of a run that finished, from its ``sync_runs`` row (as the index recorded it)."""
+    def from_run(cls, run: Mapping[str, Any], *, command: str = "sync", exit_code: int = 0,
+                 retired_pages: Sequence[str] = ()) -> RunStatus:
+        """The status of a run that finished, from its ``sync_runs`` row (as the index recorded it) and the ids
+        of the pages it retired (the row counts them; the run's report names them)."""
+        removed = int(run.get("pages_removed", 0))
+        alert = f"; warning: {removed} page{'' if removed == 1 else 's'} retired from the index" if removed else ""
         return cls(command=command, outcome="ok", exit_code=exit_code, finished_at=run["ran_at"],
                    watermark=run["watermark"], counts={name: int(run[name]) for name in RUN_COUNTS if name in run},
-                   message=f"{run['kind']} run")
+                   message=f"{run['kind']} run{alert}", retired_pages=list(retired_pages))
 
     def to_line(self, *secrets: str | None) -> str:
         """The status as one line of JSON (keys sorted), with every secret given redacted."""
@@ -105,6 +114,8 @@ def _status_problem(fields: Any) -> str | None:
     """Why parsed JSON is not a run's status (None if it is one): its keys, each field's type and range."""
     if not isinstance(fields, dict):
         return "is not a JSON object"
+    for name, default in _OPTIONAL_FIELDS.items():
+        fields.setdefault(name, default)
     missing, unknown = sorted(set(_FIELD_TYPES) - set(fields)), sorted(set(fields) - set(_FIELD_TYPES))
     if missing or unknown:
         return f"lacks {', '.join(missing)}" if missing else f"holds the unknown key {unknown[0]!r}"
@@ -117,4 +128,6 @@ def _status_problem(fields: Any) -> str | None:
         return f"holds the exit code {fields['exit_code']}, outside 0 to 255"
     if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in fields["counts"].values()):
         return "holds a count that is not a whole number of at least 0"
+    if not all(isinstance(page_id, str) for page_id in fields["retired_pages"]):
+        return "holds a retired page id that is not a string"
     return None

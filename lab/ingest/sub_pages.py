@@ -39,15 +39,17 @@ __all__ = ["SubPages", "find_sub_pages", "known_read_is_current"]
 
 
 def known_read_is_current(page: dict[str, Any], known: IndexedPage | None, originals: SyncedOriginals,
-                          parent: PageMetadata | None = None) -> bool:
+                          parent: PageMetadata | None = None, audience_property: str | None = None) -> bool:
     """Whether an earlier read of ``page`` (``known``: what the index or a checkpoint holds) can stand
     for a read now, as a document under ``parent`` (``None`` for a row of the data source): same
-    parent, same breadcrumb and type, no edit since (:func:`read_is_current`), and every synced
-    original it shows from another page shows the same now (asked of ``originals`` only then)."""
+    parent, same breadcrumb, type and audience (read from ``audience_property``: an index built without
+    one, or with another, reads its pages again), no edit since (:func:`read_is_current`), and every
+    synced original it shows from another page shows the same now (asked of ``originals`` only then)."""
     if known is None or known.parent_id != (parent.id if parent is not None else None):
         return False
-    expected = document_info(page, parent)
+    expected = document_info(page, parent, audience_property)
     return (known.info.title == expected.title and known.info.type == expected.type
+            and known.info.audience == expected.audience
             and read_is_current(page, known.info.edited, known.read_at)
             and originals.unchanged(dict(known.shown_originals), known.read_at))
 

@@ -51,7 +51,7 @@ from lab.ingest.page_reads import PageRead, page_essentials, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
 from lab.embedders import DenseEmbedder
-from lab.index import IndexSnapshot, IndexStore
+from lab.index import IndexedPage, IndexSnapshot, IndexStore
 from lab.ingest.publishing import DEFAULT_BATCH_PAGES, Publication, Tally
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
@@ -59,7 +59,7 @@ from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
 
-__all__ = ["SyncConfig", "SyncReport", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
+__all__ = ["SyncConfig", "SyncReport", "RetiredPage", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
            "cost_table", "MAX_ATTEMPTS"]
 
 @dataclass
@@ -69,6 +69,7 @@ class SyncConfig:
     source: str = "notion"
     title: str = KNOWLEDGE_BASE_TITLE
     publishable_property: str = PUBLISHABLE_PROPERTY
+    audience_property: str | None = None  # the select naming who may see a page (None: pages carry no audience)
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
@@ -82,6 +83,14 @@ class SyncConfig:
         check_max_share(self.max_delete_share)
         if isinstance(self.batch_pages, bool) or not isinstance(self.batch_pages, int) or self.batch_pages < 1:
             raise ValueError(f"batch_pages must be a whole number of pages, at least 1, not {self.batch_pages!r}")
+
+
+@dataclass(frozen=True)
+class RetiredPage:
+    """A page a run took out of the index: its id and its title as the index held it (never its text)."""
+
+    id: str
+    title: str
 
 
 @dataclass(kw_only=True)
@@ -109,6 +118,20 @@ class SyncReport:
     #: data-source queries the run made from a creation time on: one per listing unless a listing held more
     #: than Notion's 10,000 results a query (:func:`~lab.client.query_every_row`)
     query_windows: int = 0
+    #: the pages the run took out of the index (trashed, unpublished, unshared, deleted, or no longer listed), by id
+    retired: list[RetiredPage] = field(default_factory=list)
+
+    def retirement_alert(self) -> str | None:
+        """One line that names how many pages the run retired, and which (first titles), or ``None`` if none:
+        pages leave silently otherwise, and an integration that lost access looks like a retirement."""
+        if not self.retired:
+            return None
+        titles = [" ".join(page.title.split()) for page in self.retired]
+        named = ", ".join(repr(title) for title in titles[:_ALERT_TITLES])
+        more = f" and {len(titles) - _ALERT_TITLES} more" if len(titles) > _ALERT_TITLES else ""
+        pages = "page" if len(titles) == 1 else "pages"
+        return (f"warning: {len(titles)} {pages} retired from the index (no longer publishable and visible to the "
+                f"integration): {named}{more}")
 
     def row(self, source: str) -> dict[str, Any]:
         return {"source": source, "kind": self.kind, "watermark_before": self.watermark_before,
@@ -117,6 +140,15 @@ class SyncReport:
                 "chunks_new": self.chunks_new, "chunks_updated": self.chunks_updated,
                 "chunks_unchanged": self.chunks_unchanged, "chunks_deleted": self.chunks_deleted,
                 "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
+
+
+#: Titles a retirement alert names before it only counts the rest.
+_ALERT_TITLES = 5
+
+
+def _retired(pages: dict[str, IndexedPage], page_ids: set[str]) -> list[RetiredPage]:
+    """The pages of ``page_ids`` as the index holds them, in id order."""
+    return [RetiredPage(page_id, pages[page_id].info.title) for page_id in sorted(page_ids)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,13 +245,16 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
-                                             earlier=checkpoint.reads(), shape=page_essentials)
+                                             earlier=checkpoint.reads(), shape=page_essentials,
+                                             audience_property=config.audience_property)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
+        retired = _retired(base.pages, set(base.pages) - {r.id for r in reads})  # what the write will remove
         report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
                             ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
-                            pages_reread=[r.title for r in reads if r.id not in resumed], pages_removed=[],
+                            pages_reread=[r.title for r in reads if r.id not in resumed],
+                            pages_removed=[page.title for page in retired], retired=retired,
                             boundary_pages=[], chunks_new=0, chunks_updated=0, chunks_unchanged=0, chunks_deleted=0,
                             chunks_total=0, tokens_embedded=0,  # counted as the chunks are written
                             pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep),
@@ -279,10 +314,10 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     listed, listing_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, indexed, listed)
     for page in listed:
-        if known_read_is_current(page, indexed.get(page["id"]), originals):
+        if known_read_is_current(page, indexed.get(page["id"]), originals, audience_property=config.audience_property):
             documents.append((indexed[page["id"]].info, None))
         else:
-            read = read_page(client, page, walk)
+            read = read_page(client, page, walk, audience_property=config.audience_property)
             keep(read)
             documents.append((read.info, read))
     sub_pages = find_sub_pages(client, documents, indexed, on_page=keep, report=walk, originals=originals)
@@ -307,6 +342,7 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                         ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                         pages_reread=[r.title for r in reads],
                         pages_removed=[indexed[p].info.title for p in sorted(removed_pages)],
+                        retired=_retired(indexed, removed_pages),
                         boundary_pages=[title for edited_at, title in changed if edited_at == watermark],
                         chunks_new=tally.new, chunks_updated=tally.updated, chunks_unchanged=tally.unchanged,
                         chunks_deleted=deleting, chunks_total=held - deleting + tally.new,

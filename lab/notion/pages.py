@@ -1,4 +1,4 @@
-"""A page's metadata, read once from a Notion page object: id, title, type, last edit and url.
+"""A page's metadata, read once from a Notion page object: id, title, type, last edit, url and audience.
 
 Whatever reads pages (the indexer), cuts them (every chunk carries its page's id, title, type
 and last edit) or stores them (the index's ``pages`` table) passes this one record along.
@@ -25,20 +25,24 @@ class MalformedPageError(LabError, ValueError):
 
 @dataclass(frozen=True)
 class PageMetadata:
-    """What travels with a page: its id, title, type (a select), ``last_edited_time`` and url."""
+    """What travels with a page: its id, title, type (a select), ``last_edited_time``, url, and the
+    audience allowed to see it (a select; ``None``: the page names none)."""
 
     id: str
     title: str
     type: str | None = None
     edited: str | None = None
     url: str | None = None
+    audience: str | None = None
 
     @classmethod
-    def from_page(cls, page_object: Mapping[str, Any], type_property: str = TYPE_PROPERTY) -> PageMetadata:
+    def from_page(cls, page_object: Mapping[str, Any], type_property: str = TYPE_PROPERTY,
+                  audience_property: str | None = None) -> PageMetadata:
         """Read a Notion page object (what ``GET /v1/pages/{id}`` or a query returns).
 
         The title comes from the property of type ``title`` (whatever its name); the type from
-        the select property named ``type_property`` (``None`` when absent or empty).
+        the select property named ``type_property``, the audience from the one named
+        ``audience_property`` (each ``None`` when absent or empty; no audience is read without a name).
         """
         properties = page_object.get("properties")
         if page_object.get("object") != "page" or not isinstance(properties, Mapping):
@@ -47,8 +51,13 @@ class PageMetadata:
                 f"{page_object.get('object')!r}; pass what GET /v1/pages/{{id}} or a query returns")
         title = next((plain_text(p.get("title")) for p in properties.values()
                       if isinstance(p, Mapping) and p.get("type") == "title"), "")
-        kind = properties.get(type_property)
-        selected = kind.get("select") if isinstance(kind, Mapping) and kind.get("type") == "select" else None
-        return cls(id=page_object.get("id"), title=title,
-                   type=selected.get("name") if isinstance(selected, Mapping) else None,
-                   edited=page_object.get("last_edited_time"), url=page_object.get("url"))
+        audience = _select(properties, audience_property) if audience_property is not None else None
+        return cls(id=page_object.get("id"), title=title, type=_select(properties, type_property),
+                   edited=page_object.get("last_edited_time"), url=page_object.get("url"), audience=audience)
+
+
+def _select(properties: Mapping[str, Any], name: str) -> str | None:
+    """The option chosen in the select property ``name`` (``None`` when absent, empty or not a select)."""
+    prop = properties.get(name)
+    selected = prop.get("select") if isinstance(prop, Mapping) and prop.get("type") == "select" else None
+    return (selected.get("name") or None) if isinstance(selected, Mapping) else None

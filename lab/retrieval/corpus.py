@@ -3,6 +3,20 @@
 :class:`SearchCorpus` keeps, row by row, each chunk's id, page, title, section, text and the
 audience allowed to see it. The audience filter is a boolean mask over those rows, applied
 before anything is ranked: a row the caller may not see gets no score at all.
+
+What ``audience`` means, everywhere a search takes one (a retriever, the searcher of an index,
+``python -m lab search --audience``):
+
+- a name: only the rows of pages meant for that audience. A page that names no audience is
+  not shown to any named audience (nobody said who may see it: closed, not open), and a name
+  no row has is refused (:class:`UnknownAudienceError`) rather than answered with nothing.
+- ``None``: no filter, every row. That is the view of whoever owns the index (an operator, a
+  lesson comparing with and without the filter); an agent that serves one audience must pass
+  it, and the command line says so when it searches an index with audiences unfiltered.
+
+An index built with an audience property (``SyncConfig.audience_property``) stores each page's
+audience, and :meth:`SearchCorpus.from_index` reads them: the served search filters on what the
+index holds, not on a mapping handed in at load time.
 """
 
 from __future__ import annotations
@@ -107,10 +121,12 @@ class SearchCorpus:
 
     @classmethod
     def from_index(cls, store: IndexStore, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
-        """Every chunk an index holds, in id order, with each page's url and last edit as the index
-        recorded them, the stored TF-IDF term counts when they cover every chunk, and the stored
-        vectors of each dense model (read when a retriever asks for them: :meth:`stored_vectors`)."""
+        """Every chunk an index holds, in id order, with each page's url, last edit and audience as the
+        index recorded them (``audiences``, page id -> audience, replaces the stored ones if given), the
+        stored TF-IDF term counts when they cover every chunk, and the stored vectors of each dense
+        model (read when a retriever asks for them: :meth:`stored_vectors`)."""
         with store.read_transaction():
+            audiences = store.audiences() if audiences is None else audiences
             corpus = cls.from_chunks(store.chunks(), audiences, store.pages())
             counted = [model for model in store.models() if store.counts_analyzer(model) is not None]
             dense = tuple(model for model in store.models() if model not in counted)
@@ -157,7 +173,8 @@ class SearchCorpus:
         return sorted({a for a in self.audiences if a is not None})
 
     def allowed(self, audience: str | None) -> np.ndarray:
-        """Boolean mask of the rows ``audience`` may see; every row when ``audience`` is ``None``."""
+        """Boolean mask of the rows ``audience`` may see; every row when ``audience`` is ``None`` (no filter:
+        the module's docstring says why), never a row of a page without an audience otherwise."""
         if audience is None:
             return np.ones(len(self), dtype=bool)
         known = self.known_audiences()

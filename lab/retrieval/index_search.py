@@ -58,7 +58,8 @@ class IndexSearcher:
     store : the index to search.
     recipe : a :class:`~lab.retrieval.Recipe` (its fitted state is kept in the index), a
         retriever (fitted in place, in memory only), or ``None`` for the recipe the index records.
-    audiences : page id -> audience, for searches filtered by audience.
+    audiences : page id -> audience, replacing the audiences the index stores (``None``: the stored
+        ones, which an index built with ``SyncConfig.audience_property`` holds).
 
     Attributes
     ----------
@@ -130,7 +131,8 @@ class IndexSearcher:
 
     def search(self, question: str, k: int = 8, audience: str | None = None,
                min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best chunks for ``question`` (title, section, url and last edit in each hit)."""
+        """The ``k`` best chunks for ``question`` that ``audience`` may see, filtered before ranking (``None``:
+        every chunk; :mod:`lab.retrieval.corpus` says why), with title, section, url and last edit in each hit."""
         self.refresh()
         return self.retriever_.search(question, k, audience=audience, min_score=min_score)
 

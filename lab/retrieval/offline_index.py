@@ -122,9 +122,11 @@ class OfflineIndex:
                               distinct_terms=row.nnz, shared=shared)
 
     def ask(self, store: IndexStore, question: str, model: str = TFIDF_MODEL, k: int = 3,
-            min_score: float | None = None) -> pd.DataFrame:
-        """Top-k chunks for a question, searched among what ``store`` holds of ``model``."""
-        return hits_frame(question, self.searcher(store, model).search(question, k, min_score=min_score), model)
+            min_score: float | None = None, audience: str | None = None) -> pd.DataFrame:
+        """Top-k chunks for a question, searched among what ``store`` holds of ``model`` that ``audience``
+        may see (by the audiences the index stores; ``None``: every chunk)."""
+        hits = self.searcher(store, model).search(question, k, audience=audience, min_score=min_score)
+        return hits_frame(question, hits, model)
 
     def searcher(self, store: IndexStore, model: str = TFIDF_MODEL) -> IndexSearcher:
         """The search of ``store`` by ``model``: TF-IDF fitted on its stored counts, or cosine against
@@ -138,6 +140,8 @@ class OfflineIndex:
 
 
 def ask_index(store: IndexStore, question: str, k: int = 3,
-              analyzer: Callable[[str], list[str]] = WordAnalyzer()) -> pd.DataFrame:
-    """Top-k chunks of a synced index for a question (TF-IDF fitted on the index's stored term counts)."""
-    return hits_frame(question, IndexSearcher(store, TfidfRetriever(analyzer)).search(question, k), TFIDF_MODEL)
+              analyzer: Callable[[str], list[str]] = WordAnalyzer(), audience: str | None = None) -> pd.DataFrame:
+    """Top-k chunks of a synced index for a question (TF-IDF fitted on the index's stored term counts), among
+    those ``audience`` may see by the audiences the index stores (``None``: every chunk)."""
+    hits = IndexSearcher(store, TfidfRetriever(analyzer)).search(question, k, audience=audience)
+    return hits_frame(question, hits, TFIDF_MODEL)

@@ -530,6 +530,15 @@ class Workspace:
         page.publishable = bool(value)
         self._touch_page(page, user)
 
+    def set_select(self, page_id: str, option: str, user: str | None = None) -> None:
+        """Choose another option of the row's select (the simulator's rows have one value for every select
+        property of their data source, such as a type or an audience): a property edit, so the page is edited."""
+        page = self.page(page_id)
+        if not isinstance(option, str):
+            raise WorkspaceError(f"a select option is a str, not {type(option).__name__}")
+        page.type = option
+        self._touch_page(page, user)
+
     def move_to_trash(self, page_id: str, user: str | None = None) -> None:
         """Move a page to the trash (``in_trash``); it disappears from search and queries."""
         self._set_in_trash(page_id, True, user)
