@@ -69,3 +69,45 @@ def regenerated_outputs(request: pytest.FixtureRequest) -> Path:
     finally:
         os.environ.pop(MISSES_ENV, None)
     return out
+
+
+# The store contract runs against both backends: SQLite (a file in the test's folder) and PostgreSQL (a
+# fresh database in a throwaway cluster this session starts, lab.testing.postgres_cluster).
+REQUIRE_POSTGRES_ENV = "LAB_REQUIRE_POSTGRES"  # "1" in CI: a cluster that cannot start fails instead of skipping
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A PostgreSQL cluster for this test session, stopped and deleted at its end; skips (one line saying why)
+    where the server or psycopg is missing, unless LAB_REQUIRE_POSTGRES=1."""
+    try:
+        import psycopg  # noqa: F401
+        from lab.testing.postgres_cluster import PostgresCluster, PostgresUnavailable
+    except ImportError:
+        reason = "psycopg is not installed (pip install 'lab[postgres]')"
+    else:
+        try:
+            cluster = PostgresCluster.start()
+        except PostgresUnavailable as exc:
+            reason = str(exc)
+        else:
+            yield cluster
+            cluster.stop()
+            return
+    if os.environ.get(REQUIRE_POSTGRES_ENV) == "1":
+        pytest.fail(f"PostgreSQL is required here ({REQUIRE_POSTGRES_ENV}=1) but {reason}")
+    pytest.skip(f"PostgreSQL tests did not run: {reason}")
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster) -> str:
+    """The URL of a new empty database on the session's cluster."""
+    return postgres_cluster.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's index lives, once per backend: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "kb.sqlite")
+    return request.getfixturevalue("postgres_url")

@@ -85,8 +85,8 @@ def test_pages_edited_while_a_first_index_was_interrupted_are_read_again_and_the
     assert content(store) == reference(ws, sim.clock.now())
 
 
-def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(tmp_path) -> None:
-    path = tmp_path / "kb.sqlite"
+def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(store_url) -> None:
+    path = store_url
     script = textwrap.dedent(f"""
         import os, signal
         from lab.client import NoPacing, NotionClient

@@ -216,3 +216,26 @@ def test_a_state_poured_into_a_retriever_built_another_way_is_refused(small_corp
     state = fitted_state(Recipe().retriever().fit(small_corpus))
     with pytest.raises(FittedStateError, match="written by a BM25Retriever, not a RRF"):
         restore_fitted(TUNED.retriever(), state, small_corpus)
+
+
+def test_an_index_in_postgresql_serves_the_same_ranking_reading_the_vectors_in_one_query(indexed, postgres_url,
+                                                                                           monkeypatch) -> None:
+    from lab.index.postgres import PostgresConnection
+
+    _, clock, client, store = fresh_world(postgres_url).parts
+    full_index(client, store, clock, SyncConfig(dense=TUNED.dense_embedder(), search_recipe="tuned"))
+    vector_reads = []
+    execute = PostgresConnection.execute
+
+    def counted(self, sql, parameters=None):
+        vector_reads.extend([sql] if sql.startswith("SELECT id, vector FROM vectors") else [])
+        return execute(self, sql, parameters)
+
+    monkeypatch.setattr(PostgresConnection, "execute", counted)
+    served = IndexSearcher(store)
+    questions = [q.question for q in heldout_bakery_questions(bakery_workspace().page_id)] + QUESTIONS
+    with IndexStore(indexed) as in_sqlite:
+        assert served.search_many(questions, k=50) == IndexSearcher(in_sqlite).search_many(questions, k=50)
+    served.search(QUESTIONS[0])
+    assert len(vector_reads) == 1  # one generation, one read of its vectors
+    assert IndexSearcher(store).loaded_  # the fitted state kept in PostgreSQL serves the next process

@@ -1,4 +1,5 @@
-"""The SQLite index: vectors per model, clear refusals, schema versions, atomic writes."""
+"""The index on both backends (SQLite, PostgreSQL): vectors per model, clear refusals, schema versions,
+atomic writes."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def unit_rows(n: int, d: int, seed: int = 0) -> np.ndarray:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
-def test_vectors_round_trip_as_float32_blobs(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_vectors_round_trip_as_float32_blobs(store_url) -> None:
+    store = IndexStore(store_url)
     chunks, vectors = [chunk(i) for i in range(5)], unit_rows(5, 8)
     store.put_chunks(chunks, vectors, "tfidf")
     ids, matrix = store.vectors("tfidf")
@@ -32,8 +33,8 @@ def test_vectors_round_trip_as_float32_blobs(tmp_path) -> None:
     assert store.vector_bytes("tfidf") == 5 * 8 * 4
 
 
-def test_a_chunk_vector_holding_nan_is_refused_at_the_write_whoever_embedded_it(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_a_chunk_vector_holding_nan_is_refused_at_the_write_whoever_embedded_it(store_url) -> None:
+    store = IndexStore(store_url)
     vectors = unit_rows(3, 4)
     vectors[1, 2] = np.nan
     with pytest.raises(ValueError, match=r"vector of chunk .* holds NaN or infinity.*Nothing was written"):
@@ -41,8 +42,8 @@ def test_a_chunk_vector_holding_nan_is_refused_at_the_write_whoever_embedded_it(
     assert store.count_chunks() == 0 and "lsa-4" not in store.models()
 
 
-def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_two_models_live_side_by_side_but_never_mix(store_url) -> None:
+    store = IndexStore(store_url)
     chunks = [chunk(i) for i in range(3)]
     store.put_chunks(chunks, unit_rows(3, 4), "tfidf")
     store.put_chunks(chunks, unit_rows(3, 16, seed=1), "voyage-4")
@@ -56,8 +57,8 @@ def test_two_models_live_side_by_side_but_never_mix(tmp_path) -> None:
         store.require_model("lsa-128")
 
 
-def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_chunk_rows_can_be_looked_up_by_id_for_one_model(store_url) -> None:
+    store = IndexStore(store_url)
     chunks = [chunk(i) for i in range(5)]
     store.put_chunks(chunks, unit_rows(5, 4), "lsa-4")
     store.put_chunks(chunks[:2], unit_rows(2, 8, seed=1), "voyage-4")
@@ -76,8 +77,8 @@ def test_chunk_rows_can_be_looked_up_by_id_for_one_model(tmp_path) -> None:
     lambda store: store.delete_pages("p1"),
     lambda store: store.forget_files("docs", "guides/quickstart.md"),
 ])
-def test_one_id_given_where_a_list_goes_is_refused_rather_than_read_as_its_characters(tmp_path, call) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_one_id_given_where_a_list_goes_is_refused_rather_than_read_as_its_characters(store_url, call) -> None:
+    store = IndexStore(store_url)
     store.put_chunks([chunk(i) for i in range(3)] + [{**chunk(0), "id": "p"}, {**chunk(0), "id": "1"}],
                      unit_rows(5, 4), "lsa-4")
     before = store.dump()
@@ -137,8 +138,8 @@ def test_a_sqlite_file_that_is_not_an_index_is_refused(tmp_path) -> None:
         IndexStore(path)
 
 
-def test_a_failed_transaction_leaves_the_index_as_it_was(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_a_failed_transaction_leaves_the_index_as_it_was(store_url) -> None:
+    store = IndexStore(store_url)
     store.put_chunks([chunk(i) for i in range(3)], unit_rows(3, 4), "tfidf")
     before = store.dump()
     with pytest.raises(RuntimeError, match="boom"):
@@ -149,8 +150,8 @@ def test_a_failed_transaction_leaves_the_index_as_it_was(tmp_path) -> None:
     assert store.dump() == before
 
 
-def test_deleting_a_page_removes_its_chunks_under_every_model(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_deleting_a_page_removes_its_chunks_under_every_model(store_url) -> None:
+    store = IndexStore(store_url)
     chunks = [chunk(0, "a"), chunk(1, "a"), chunk(0, "b")]
     store.put_pages([IndexedPage(info=PageMetadata(id="a", title="A", type="faq", edited="x")),
                      IndexedPage(info=PageMetadata(id="b", title="B", type="faq", edited="y"))])
@@ -160,15 +161,15 @@ def test_deleting_a_page_removes_its_chunks_under_every_model(tmp_path) -> None:
     assert store.chunk_ids() == {"b:s:00": f"{0:016x}"} and list(store.pages()) == ["b"]
 
 
-def test_replace_model_makes_the_rows_exactly_the_new_set(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_replace_model_makes_the_rows_exactly_the_new_set(store_url) -> None:
+    store = IndexStore(store_url)
     store.put_chunks([chunk(i) for i in range(4)], unit_rows(4, 4), "tfidf")
     store.replace_model([chunk(0), chunk(9)], unit_rows(2, 6), "tfidf")  # a refit may change the dimension
     assert store.models() == {"tfidf": 6} and store.vectors("tfidf")[0] == ["p1:s:00", "p1:s:09"]
 
 
-def test_watermark_and_sync_runs_are_stored(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_watermark_and_sync_runs_are_stored(store_url) -> None:
+    store = IndexStore(store_url)
     assert store.watermark("notion") is None
     store.set_watermark("notion", "2026-04-08T13:55:00.000Z")
     run = {"source": "notion", "kind": "full", "watermark_before": None, "watermark": "2026-04-08T13:55:00.000Z",
@@ -194,15 +195,15 @@ def test_an_index_restored_from_its_image_is_the_one_serialized_and_stays_in_its
     assert reopened.watermark("notion") == "2026-04-09T16:00:00.000Z"
 
 
-def test_the_watermark_never_goes_back() -> None:
-    store = IndexStore(":memory:")
+def test_the_watermark_never_goes_back(store_url) -> None:
+    store = IndexStore(store_url)
     store.set_watermark("notion", "2026-04-09T17:04:00.000Z")
     store.set_watermark("notion", "2026-04-09T17:00:00.000Z")  # a run that planned earlier and wrote later
     assert store.watermark("notion") == "2026-04-09T17:04:00.000Z"
 
 
-def test_a_snapshot_is_one_state_of_the_index_and_the_generation_counts_publications(tmp_path) -> None:
-    store, other = IndexStore(tmp_path / "kb.sqlite"), IndexStore(tmp_path / "kb.sqlite")
+def test_a_snapshot_is_one_state_of_the_index_and_the_generation_counts_publications(store_url) -> None:
+    store, other = IndexStore(store_url), IndexStore(store_url)
     store.put_pages([IndexedPage(info=PageMetadata(id="p1", title="P", type="faq", edited="x"), read_at="t")])
     store.put_chunks([chunk(0)], unit_rows(1, 4), "tfidf")
     before = store.snapshot("notion")
@@ -213,23 +214,23 @@ def test_a_snapshot_is_one_state_of_the_index_and_the_generation_counts_publicat
     assert store.snapshot("notion").generation == before.generation + 1
 
 
-def test_pages_kept_by_an_unfinished_index_stay_out_of_the_published_state(tmp_path) -> None:
+def test_pages_kept_by_an_unfinished_index_stay_out_of_the_published_state(store_url) -> None:
     from lab.index import StagedPage
 
-    store = IndexStore(tmp_path / "kb.sqlite")
+    store = IndexStore(store_url)
     published = store.state()
     store.stage_page(StagedPage(page_id="p1", parent_id=None, read_at="t", body="{}"), "source")
     assert store.state() == published and store.staged_count() == 1
-    assert [page.page_id for page in IndexStore(tmp_path / "kb.sqlite").staged_pages("source")] == ["p1"]
+    assert [page.page_id for page in IndexStore(store_url).staged_pages("source")] == ["p1"]
     assert store.staged_pages("another source") == []
     store.clear_staged()
     assert store.staged_count() == 0
 
 
-def test_a_run_reads_its_kept_pages_back_one_at_a_time_and_its_vectors_by_key(tmp_path) -> None:
+def test_a_run_reads_its_kept_pages_back_one_at_a_time_and_its_vectors_by_key(store_url) -> None:
     from lab.index import StagedPage
 
-    store = IndexStore(tmp_path / "kb.sqlite")
+    store = IndexStore(store_url)
     published = store.state()
     for page in ("p1", "p2", "p3"):
         store.stage_page(StagedPage(page_id=page, parent_id=None, read_at="t", body=f'{{"page": "{page}"}}'), "ds")
@@ -246,10 +247,10 @@ def test_a_run_reads_its_kept_pages_back_one_at_a_time_and_its_vectors_by_key(tm
     assert store.staged_count() == store.staged_vector_count() == 0
 
 
-def test_a_full_index_counts_again_from_an_empty_vocabulary_and_sweeps_chunks_of_no_page(tmp_path) -> None:
+def test_a_full_index_counts_again_from_an_empty_vocabulary_and_sweeps_chunks_of_no_page(store_url) -> None:
     from lab.vectors.counting import learn_counts
 
-    store = IndexStore(tmp_path / "kb.sqlite")
+    store = IndexStore(store_url)
     chunks = [chunk(i) for i in range(3)] + [chunk(0, page="gone")]
     store.put_term_counts(chunks, *learn_counts([c["text"] for c in chunks], str.split), "tfidf", "split")
     store.put_pages([IndexedPage(info=PageMetadata(id="p1", title="P", type="faq", edited="x"))])
@@ -262,8 +263,8 @@ def test_a_full_index_counts_again_from_an_empty_vocabulary_and_sweeps_chunks_of
     assert store.counts_analyzer("tfidf") == "lower"
 
 
-def test_a_closed_index_names_the_mistake_when_used_again_and_closing_twice_is_harmless(tmp_path) -> None:
-    store = IndexStore(tmp_path / "kb.sqlite")
+def test_a_closed_index_names_the_mistake_when_used_again_and_closing_twice_is_harmless(store_url) -> None:
+    store = IndexStore(store_url)
     store.close()
     store.close()
     with pytest.raises(StoreError, match="was closed; open it again with IndexStore"):

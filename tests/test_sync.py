@@ -16,6 +16,7 @@ from lab.simulator import simulator as simulator_module
 from lab.index import IndexStore
 from lab.ingest.sync import GuardrailError, SyncConfig, full_index, incremental_sync
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
+from store_urls import another_store
 from sync_histories import _client, config, small_workspace
 
 CONTENT_TABLES = ("chunks", "pages", "sync_state", "models")
@@ -40,8 +41,8 @@ def afternoon(sim) -> None:
     sim.clock.set(2 * 3600)  # the sync runs at 18:00
 
 
-def test_a_second_sync_with_no_edits_makes_exactly_two_requests_and_changes_nothing() -> None:
-    sim, client, store = setup()
+def test_a_second_sync_with_no_edits_makes_exactly_two_requests_and_changes_nothing(store_url) -> None:
+    sim, client, store = setup(path=store_url)
     full_index(client, store, sim.clock)
     before = content(store)
     report = incremental_sync(client, store, sim.clock)
@@ -51,8 +52,8 @@ def test_a_second_sync_with_no_edits_makes_exactly_two_requests_and_changes_noth
     assert store.sync_runs()[-1]["requests"] == 2
 
 
-def test_the_afternoon_sync_rereads_only_what_changed_and_reconciles() -> None:
-    sim, client, store = setup()
+def test_the_afternoon_sync_rereads_only_what_changed_and_reconciles(store_url) -> None:
+    sim, client, store = setup(path=store_url)
     full_index(client, store, sim.clock)
     afternoon(sim)
     report = incremental_sync(client, store, sim.clock)
@@ -86,8 +87,8 @@ def test_an_edit_in_the_watermark_minute_after_the_read_is_not_lost() -> None:
     assert "sin excepción" in " ".join(r["text"] for r in store.chunks("tfidf"))
 
 
-def test_after_unsharing_a_page_its_text_is_absent_from_every_table(tmp_path) -> None:
-    sim, client, store = setup(path=str(tmp_path / "kb.sqlite"))
+def test_after_unsharing_a_page_its_text_is_absent_from_every_table(store_url) -> None:
+    sim, client, store = setup(path=store_url)
     full_index(client, store, sim.clock)
     page = sim.workspace.page_id("ficha-pay-de-queso")
     marker = sim.workspace.block_text(next(b for b in sim.workspace.pages[page].children
@@ -128,8 +129,8 @@ def test_a_listing_past_notion_s_result_limit_is_read_in_windows_and_indexes_eve
     assert fresh.state()["chunks"] == store.state()["chunks"]
 
 
-def test_private_recipes_never_reach_the_database() -> None:
-    sim, client, store = setup()
+def test_private_recipes_never_reach_the_database(store_url) -> None:
+    sim, client, store = setup(path=store_url)
     full_index(client, store, sim.clock)
     afternoon(sim)
     incremental_sync(client, store, sim.clock)
@@ -152,10 +153,10 @@ def _reference_final_state():
     return store.state(), report.requests
 
 
-def test_a_failure_at_any_request_of_a_sync_leaves_the_index_untouched_and_a_rerun_completes_it() -> None:
-    expected, requests_in_sync = _reference_final_state()
+def test_a_failure_at_any_request_of_a_sync_leaves_the_index_untouched_and_a_rerun_completes_it(store_url) -> None:
+    expected, requests_in_sync = _reference_final_state()  # on SQLite: both backends end in the same state
     for fail_at in range(1, requests_in_sync + 1):
-        sim, client, store = setup()
+        sim, client, store = setup(path=another_store(store_url, f"fail_at_{fail_at}"))
         full_index(client, store, sim.clock)
         afternoon(sim)
         before, watermark = content(store), store.watermark("notion")
@@ -168,8 +169,8 @@ def test_a_failure_at_any_request_of_a_sync_leaves_the_index_untouched_and_a_rer
         assert store.state() == expected, f"re-run after a failure at request {fail_at}"
 
 
-def test_a_failure_while_writing_rolls_back_every_write(monkeypatch) -> None:
-    sim, client, store = setup()
+def test_a_failure_while_writing_rolls_back_every_write(monkeypatch, store_url) -> None:
+    sim, client, store = setup(path=store_url)
     full_index(client, store, sim.clock)
     afternoon(sim)
     before = content(store)
@@ -183,8 +184,8 @@ def test_a_failure_while_writing_rolls_back_every_write(monkeypatch) -> None:
     assert content(store) == before
 
 
-def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index(tmp_path) -> None:
-    path = tmp_path / "kb.sqlite"
+def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index(store_url) -> None:
+    path = store_url
     sim, client, store = setup(path=str(path))
     full_index(client, store, sim.clock)
     before = content(store)

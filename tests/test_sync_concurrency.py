@@ -1,4 +1,4 @@
-"""Two syncs on one index file, in one process or two, never lose an edit or move the watermark
+"""Two syncs on one index (a SQLite file, a PostgreSQL workspace), in one process or two, never lose an edit or move the watermark
 back: a run publishes only into the index it planned against, and plans again otherwise."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from lab.ingest.sync import MAX_ATTEMPTS, ConcurrentSyncError, SyncConfig, full_
 from lab.simulator import in_process_session
 from lab.simulator.server import serve_in_background
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
+from store_urls import another_store
 
 EDITED = "faq-entregas"  # edited before the sync starts
 RACED = "politica-cancelaciones"  # edited before the sync starts, and again once sync A has read it
@@ -48,8 +49,8 @@ def texts(store: IndexStore) -> str:
     return " ".join(row["text"] for row in store.chunks("tfidf"))
 
 
-def test_a_sync_that_another_sync_overtook_plans_again_and_keeps_every_edit(tmp_path) -> None:
-    path = tmp_path / "kb.sqlite"
+def test_a_sync_that_another_sync_overtook_plans_again_and_keeps_every_edit(store_url) -> None:
+    path = store_url
     sim = bakery_simulator(seed=6)
     ws, clock = sim.workspace, sim.clock
     store_a, store_b = IndexStore(path), IndexStore(path)  # two connections to one file
@@ -78,8 +79,8 @@ def test_a_sync_that_another_sync_overtook_plans_again_and_keeps_every_edit(tmp_
     assert incremental_sync(client_for(sim), store_a, clock).pages_reread == []
 
 
-def test_a_sync_overtaken_at_every_attempt_gives_up_in_one_line_and_writes_nothing(tmp_path) -> None:
-    path = tmp_path / "kb.sqlite"
+def test_a_sync_overtaken_at_every_attempt_gives_up_in_one_line_and_writes_nothing(store_url) -> None:
+    path = store_url
     sim = bakery_simulator(seed=6)
     ws, clock = sim.workspace, sim.clock
     store_a, store_b = IndexStore(path), IndexStore(path)
@@ -102,8 +103,8 @@ def test_a_sync_overtaken_at_every_attempt_gives_up_in_one_line_and_writes_nothi
     assert store_a.sync_runs()[-1]["watermark"] == published[-1]  # the last run is the other one's
 
 
-def test_two_processes_syncing_one_file_keep_every_edit(tmp_path) -> None:
-    path = tmp_path / "kb.sqlite"
+def test_two_processes_syncing_one_index_keep_every_edit(store_url) -> None:
+    path = store_url
     sim = bakery_simulator(seed=0, clock=WallClock(), tokens={KB_INTEGRATION: DEFAULT_SERVE_TOKEN})
     ws = sim.workspace
     store = IndexStore(path)
@@ -135,15 +136,15 @@ def _open_when_released(path: str, barrier, errors) -> None:
     for round_ in range(20):
         barrier.wait()
         try:
-            IndexStore(f"{path}-{round_}.sqlite").close()
+            IndexStore(another_store(path, f"round_{round_}")).close()
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which fails the test
             errors.put(f"round {round_}: {exc!r}")
 
 
-def test_two_processes_creating_the_schema_at_the_same_moment_both_succeed(tmp_path) -> None:
+def test_two_processes_creating_the_schema_at_the_same_moment_both_succeed(store_url) -> None:
     context = multiprocessing.get_context("fork")
     barrier, errors = context.Barrier(2), context.Queue()
-    workers = [context.Process(target=_open_when_released, args=(str(tmp_path / "kb"), barrier, errors))
+    workers = [context.Process(target=_open_when_released, args=(store_url, barrier, errors))
                for _ in range(2)]
     for worker in workers:
         worker.start()

@@ -1,4 +1,4 @@
-"""Reconciliation goes both ways and leaves nothing stale: pages that come back without an edit
+"""Reconciliation goes both ways and leaves nothing stale, on either backend: pages that come back without an edit
 are read, chunk rows carry their page's current metadata, and chunks of a shrunk page leave."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 POLICY = "politica-cancelaciones"
 
 
-def bakery_index():
+def bakery_index(store_url: str):
     sim = bakery_simulator(seed=6)
     client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
                           pacer=NoPacing())
-    store = IndexStore(":memory:")
+    store = IndexStore(store_url)
     full_index(client, store, sim.clock)
     return sim, client, store
 
@@ -39,8 +39,8 @@ def chunks_of(store: IndexStore, page_id: str) -> list[dict]:
     return [row for row in store.chunks("tfidf") if row["page_id"] == page_id]
 
 
-def test_a_page_shared_again_without_an_edit_is_read_back_in_the_next_sync() -> None:
-    sim, client, store = bakery_index()
+def test_a_page_shared_again_without_an_edit_is_read_back_in_the_next_sync(store_url) -> None:
+    sim, client, store = bakery_index(store_url)
     ws, policy = sim.workspace, sim.workspace.page_id(POLICY)
     held = len(chunks_of(store, policy))
     ws.unshare(KB_INTEGRATION, policy)
@@ -54,8 +54,8 @@ def test_a_page_shared_again_without_an_edit_is_read_back_in_the_next_sync() -> 
     assert without_watermark(store) == fresh_full_index(sim)
 
 
-def test_a_page_published_again_comes_back_even_when_other_edits_moved_the_watermark_past_it() -> None:
-    sim, client, store = bakery_index()
+def test_a_page_published_again_comes_back_even_when_other_edits_moved_the_watermark_past_it(store_url) -> None:
+    sim, client, store = bakery_index(store_url)
     ws, policy = sim.workspace, sim.workspace.page_id(POLICY)
     sim.clock.set(600)
     ws.set_publishable(policy, False)
@@ -69,8 +69,8 @@ def test_a_page_published_again_comes_back_even_when_other_edits_moved_the_water
     assert without_watermark(store) == fresh_full_index(sim)
 
 
-def test_after_trash_and_restore_every_chunk_row_carries_the_pages_new_last_edit_though_no_text_changed() -> None:
-    sim, client, store = bakery_index()
+def test_after_trash_and_restore_every_chunk_row_carries_the_pages_new_last_edit_though_no_text_changed(store_url) -> None:
+    sim, client, store = bakery_index(store_url)
     ws, policy = sim.workspace, sim.workspace.page_id(POLICY)
     sim.clock.set(600)
     ws.move_to_trash(policy)
@@ -88,8 +88,8 @@ def test_after_trash_and_restore_every_chunk_row_carries_the_pages_new_last_edit
     assert without_watermark(store) == fresh_full_index(sim)
 
 
-def test_a_page_that_shrinks_loses_the_chunks_of_the_sections_it_no_longer_has() -> None:
-    sim, client, store = bakery_index()
+def test_a_page_that_shrinks_loses_the_chunks_of_the_sections_it_no_longer_has(store_url) -> None:
+    sim, client, store = bakery_index(store_url)
     ws, policy = sim.workspace, sim.workspace.page_id(POLICY)
     before = {row["id"]: row["section"] for row in chunks_of(store, policy)}
     last_section = [b for b in ws.pages[policy].children if ws.blocks[b].type.startswith("heading")][-1]

@@ -17,6 +17,8 @@ __all__ = ["open_index", "open_existing_index", "index_file_exists", "database_p
 def index_file_exists(path: str) -> bool:
     """Whether a file (not a folder) is at ``path``; a path the command may not look into ends it
     with the database exit code, as any other problem with ``--db`` does."""
+    if _is_url(path):  # a workspace in PostgreSQL is created where it is missing, never removed
+        return True
     if path.strip() in ("", ":memory:"):  # names no file (open_index says why it cannot hold an index)
         return False
     try:
@@ -33,6 +35,8 @@ def open_index(path: str) -> "IndexStore":
     """The index at ``path``, opened and proved writable before any request is sent."""
     from lab.index import IndexOpenError, IndexStore, StoreError
 
+    if _is_url(path):
+        return _open_postgres(path)
     if path.strip() in ("", ":memory:"):
         raise CommandFailure(ExitCode.DATABASE, f"--db {path!r} would keep the index in memory and lose it when the "
                                           "command ends; give a file path such as kb.sqlite")
@@ -53,6 +57,24 @@ def open_index(path: str) -> "IndexStore":
         store.close()
         raise CommandFailure(ExitCode.DATABASE, database_problem(path, exc)) from None
     return store
+
+
+def _is_url(path: str) -> bool:
+    return path.startswith(("postgresql://", "postgres://"))
+
+
+def _open_postgres(url: str) -> "IndexStore":
+    """The workspace's index in PostgreSQL (created on first use, which proves the database writable)."""
+    from lab.index import IndexOpenError, IndexStore, StoreError, database_errors
+
+    try:
+        return IndexStore(url)
+    except IndexOpenError as exc:
+        raise CommandFailure(ExitCode.DATABASE, f"--db {exc.path} {exc.reason}") from None
+    except StoreError as exc:
+        raise CommandFailure(ExitCode.DATABASE, str(exc)) from None
+    except database_errors() as exc:
+        raise CommandFailure(ExitCode.DATABASE, database_problem(url, exc)) from None
 
 
 def _prove_writable(path: Path) -> None:
@@ -82,6 +104,8 @@ def open_existing_index(path: str) -> "IndexStore":
     """The index at ``path`` for reading: it must exist (a search never creates an empty index)."""
     from lab.index import IndexOpenError, IndexStore, StoreError
 
+    if _is_url(path):
+        return _open_postgres(path)
     where = Path(path)
     if not index_file_exists(path):
         raise CommandFailure(ExitCode.DATABASE, f"--db {path}: no index there; build one first with "

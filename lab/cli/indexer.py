@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +36,7 @@ def indexer_command(args: argparse.Namespace, kind: str) -> int:
 
 def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"]:
     """Run ``index`` or ``sync``: the exit code and the run's report (a failure raises :class:`CommandFailure`)."""
+    from lab.index import database_errors
     from lab.ingest.sync import GuardrailError
 
     interruptible()
@@ -55,7 +55,7 @@ def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"
                        prefix="interrupted") from None
     except WaitTooLong as exc:
         raise CommandFailure(ExitCode.WAIT, f"{exc}; {args.db} is unchanged{_kept(store)}") from None
-    except sqlite3.Error as exc:
+    except database_errors() as exc:
         raise CommandFailure(ExitCode.DATABASE, f"{database_problem(args.db, exc)}; the index is unchanged") from None
     except GuardrailError as exc:  # a refusal, not a failure: a monitor tells them apart by the exit code
         raise CommandFailure(ExitCode.GUARDRAIL, f"{redact(str(exc), token)} (on the command line: --force); {args.db} "
@@ -72,9 +72,11 @@ def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"
 
 def _staged(store: "IndexStore") -> int:
     """How many pages an unfinished first index kept in the file (0 if the file cannot say)."""
+    from lab.index import database_errors
+
     try:
         return store.staged_count()
-    except sqlite3.Error:
+    except database_errors():
         return 0
 
 
@@ -243,15 +245,16 @@ def _index_state(path: str) -> tuple[dict | None, str | None, int | None]:
     """The index's last run, watermark and chunk count, or Nones when the file cannot say.
 
     Only an existing, non-empty file is opened, so that reading it never creates an index."""
-    from lab.index import IndexStore
+    from lab.index import IndexStore, database_errors
+    from lab.index.postgres import is_postgres_url
 
     try:
-        if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        if not is_postgres_url(path) and (not Path(path).is_file() or Path(path).stat().st_size == 0):
             return None, None, None
         with IndexStore(path) as store:
             runs = store.sync_runs()
             return (runs[-1] if runs else None), store.watermark("notion"), store.count_chunks()
-    except (LabError, sqlite3.Error, OSError):
+    except (LabError, OSError, *database_errors()):
         return None, None, None
 
 

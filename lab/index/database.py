@@ -1,10 +1,11 @@
-"""Opening the index file, its transactions, and the two numbers every run reads: the schema
-version and the generation.
+"""Opening the index file (or PostgreSQL database), its transactions, and the two numbers every run
+reads: the schema version and the generation.
 
 Several processes may open one file. Every write transaction starts with ``BEGIN IMMEDIATE``
 (one writer at a time; the others wait), the schema is created under that lock, and each
 published change of the index increments a generation number, so that a sync can tell whether
-the index it planned against is still the one it is about to write.
+the index it planned against is still the one it is about to write. On PostgreSQL
+(:mod:`lab.index.postgres`) the workspace's advisory lock plays the part of ``BEGIN IMMEDIATE``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.index.errors import IndexOpenError, StoreError, is_damaged, open_failure
+from lab.index.postgres import PostgresConnection, PostgresTarget, is_postgres_url
 from lab.index.schema import check_schema, create_tables, tables
 
 __all__ = ["IndexDatabase", "BUSY_TIMEOUT_S", "check_index_file", "header_problem"]
@@ -44,6 +46,10 @@ class IndexDatabase:
     """
 
     def __init__(self, path: str | Path) -> None:
+        if is_postgres_url(path):
+            self._open_postgres(str(path))
+            return
+        self.backend = "sqlite"
         self.path = str(path)
         if self.path not in ("", ":memory:"):
             check_index_file(self.path)
@@ -65,6 +71,23 @@ class IndexDatabase:
             raise IndexOpenError(self.path, open_failure(self.path, error), is_damaged(error)) from None
         try:
             self._check_or_create_schema()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open_postgres(self, url: str) -> None:
+        """Connect to the workspace the URL names, creating its schema on first use (under its lock)."""
+        self.backend = "postgresql"
+        target = PostgresTarget(url)
+        self.path = target.display
+        self._db = PostgresConnection(target)  # type: ignore[assignment]
+        try:
+            if not tables(self._db):
+                with self.transaction():
+                    if not tables(self._db):
+                        self._db.create_schema()  # type: ignore[attr-defined]
+                        create_tables(self._db)
+            check_schema(self._db, self.path)
         except BaseException:
             self._db.close()
             raise
@@ -111,21 +134,24 @@ class IndexDatabase:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All writes inside the block land together or not at all (one writer at a time)."""
-        with self._transaction("BEGIN IMMEDIATE"):
+        with self._transaction(write=True):
             yield
 
     @contextmanager
     def read_transaction(self) -> Iterator[None]:
         """Every read inside the block sees one state of the index, whatever other processes commit."""
-        with self._transaction("BEGIN"):
+        with self._transaction(write=False):
             yield
 
     @contextmanager
-    def _transaction(self, begin: str) -> Iterator[None]:
+    def _transaction(self, write: bool) -> Iterator[None]:
         if self._db.in_transaction:
             yield
             return
-        self._db.execute(begin)
+        if self.backend == "sqlite":
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        else:
+            self._db.begin(write)  # type: ignore[attr-defined]
         try:
             yield
         except BaseException:

@@ -8,11 +8,14 @@ which the store's errors and the command line both use.
 from __future__ import annotations
 
 import os
+import sqlite3
+import sys
 from pathlib import Path
 
 from lab.errors import LabError
 
-__all__ = ["StoreError", "IndexOpenError", "SchemaVersionError", "ModelMismatchError", "open_failure", "is_damaged"]
+__all__ = ["StoreError", "IndexOpenError", "SchemaVersionError", "ModelMismatchError", "open_failure", "is_damaged",
+           "database_errors"]
 
 
 class StoreError(LabError, RuntimeError):
@@ -32,6 +35,12 @@ class SchemaVersionError(StoreError):
 class ModelMismatchError(StoreError):
     """Vectors of one model or dimension were about to be mixed with another's."""
 
+def database_errors() -> tuple[type[BaseException], ...]:
+    """The errors a database driver raises: SQLite's, and psycopg's once it is in use (it is imported only
+    for an index in PostgreSQL, and none of its errors can be raised before)."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
+
 def _cause(error: BaseException) -> str:
     return str(error.strerror if isinstance(error, OSError) and error.strerror else error)
 
@@ -44,6 +53,9 @@ def open_failure(path: str | Path, error: BaseException) -> str:
     """What is wrong with the index file at ``path``, and what to do, from the error SQLite or the
     file system raised opening or writing it: "is damaged (...); move it aside ...". The store's
     errors and the command line both say it this way."""
+    if str(path).startswith(("postgresql://", "postgres://")):
+        from lab.index.postgres import connection_failure
+        return connection_failure(error)
     cause = _cause(error)
     folder = Path(path).parent
     if isinstance(error, PermissionError):  # before looking at the folder, which may be the one refused

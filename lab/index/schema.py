@@ -9,10 +9,12 @@ assumptions.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from lab.index.errors import SchemaVersionError
 
-__all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "create_tables", "check_schema", "tables"]
+__all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "SCHEMA_STATEMENTS", "CONTENT_TABLES", "create_tables", "check_schema",
+           "tables"]
 
 SCHEMA_VERSION = 7
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
@@ -133,35 +135,45 @@ CREATE TABLE searcher_states (
     state BLOB NOT NULL
 );
 """
-_CONTENT_TABLES = ("chunks", "vectors", "term_counts", "pages")
+CONTENT_TABLES = ("chunks", "vectors", "term_counts", "pages")
 _CONTENT_TRIGGERS = [
     f"CREATE TRIGGER {table}_{event.lower()}_moves_content AFTER {event} ON {table} BEGIN "
     "UPDATE meta SET value = lower(hex(randomblob(8))) WHERE key = 'content_stamp'; "
     "DELETE FROM searcher_states; END"
-    for table in _CONTENT_TABLES for event in ("INSERT", "UPDATE", "DELETE")]
+    for table in CONTENT_TABLES for event in ("INSERT", "UPDATE", "DELETE")]
+#: Every CREATE TABLE and CREATE INDEX of a new index, in order (PostgreSQL's are made from these).
+SCHEMA_STATEMENTS = tuple(statement.strip() for statement in (_SCHEMA + _FILE_RUN_SCHEMA + _SEARCHER_SCHEMA).split(";")
+                          if statement.strip())
 
 
-def tables(db: sqlite3.Connection) -> set[str]:
-    """The names of the tables in the file (none in a new one)."""
+def tables(db: Any) -> set[str]:
+    """The names of the tables in the file, or in the workspace's schema on PostgreSQL (none in a new one)."""
+    if not isinstance(db, sqlite3.Connection):
+        return db.tables()
     return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-def create_tables(db: sqlite3.Connection) -> None:
+def create_tables(db: Any) -> None:
     """Create every table of a new index and record its schema version and generation 0 (inside the
     caller's write transaction, so that two processes opening one new file create it once)."""
-    for statement in (_SCHEMA + _FILE_RUN_SCHEMA + _SEARCHER_SCHEMA).strip().split(";"):
-        if statement.strip():
+    if not isinstance(db, sqlite3.Connection):
+        from lab.index.postgres_sql import create_statements
+        for statement in create_statements():
             db.execute(statement)
-    for trigger in _CONTENT_TRIGGERS:
-        db.execute(trigger)
+    else:
+        for statement in SCHEMA_STATEMENTS:
+            db.execute(statement)
+        for trigger in _CONTENT_TRIGGERS:
+            db.execute(trigger)
     db.executemany("INSERT INTO meta VALUES (?, ?)", [("schema_version", str(SCHEMA_VERSION)), ("generation", "0"),
                                                      ("content_stamp", "new")])
 
 
-def check_schema(db: sqlite3.Connection, path: str) -> None:
+def check_schema(db: Any, path: str) -> None:
     """Refuse a file that is not a lab index, or that another schema version wrote."""
     if "meta" not in tables(db):
-        raise SchemaVersionError(f"{path} is a SQLite file but not a lab index (no meta table); refusing to touch it")
+        what = "a SQLite file" if isinstance(db, sqlite3.Connection) else "a PostgreSQL schema with tables"
+        raise SchemaVersionError(f"{path} is {what} but not a lab index (no meta table); refusing to touch it")
     row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     found = row[0] if row else "unknown"
     if found != str(SCHEMA_VERSION):

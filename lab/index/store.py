@@ -8,6 +8,10 @@ watermark and runs (:mod:`~lab.index.sync_state`), what a run gathers before it 
 (:mod:`~lab.index.staging`), files runs and the serving model
 (:mod:`~lab.index.file_runs`), fitted search states (:mod:`~lab.index.searcher_states`) and
 upkeep (:mod:`~lab.index.upkeep`).
+
+The same store keeps an index in PostgreSQL when it is given a ``postgresql://`` URL instead of a
+path (:mod:`~lab.index.postgres`): one workspace per schema, the same statements said in
+PostgreSQL's SQL (:mod:`~lab.index.postgres_sql`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ __all__ = ["IndexStore"]
 
 
 class IndexStore(ChunkRows, TermCountRows, SyncState, Staging, FileRuns, SearcherStates, Upkeep, IndexDatabase):
-    """An index in one SQLite file (``":memory:"`` for a throwaway one).
+    """An index in one SQLite file (``":memory:"`` for a throwaway one), or in a workspace of a PostgreSQL
+    database (``"postgresql://user@host/db?workspace=bakery"``; the default workspace without one).
 
     Opening a file written by another schema version raises :class:`~lab.index.SchemaVersionError`
     instead of reading (or worse, writing) it with the wrong assumptions.

@@ -119,7 +119,8 @@ class TermCountRows:
             known.update(self._db.execute(f"SELECT term, term_id FROM terms WHERE term IN ({marks(batch)})", batch))
         new = [term for term in terms if term not in known]
         for term in new:
-            known[term] = self._db.execute("INSERT INTO terms (term, df) VALUES (?, 0)", (term,)).lastrowid
+            known[term] = self._db.execute("INSERT INTO terms (term, df) VALUES (?, 0) RETURNING term_id",
+                                           (term,)).fetchone()[0]
         return np.fromiter(map(known.__getitem__, terms), dtype=np.int32, count=len(terms))
 
     def _move_document_frequencies(self, term_ids: np.ndarray, sign: int) -> None:

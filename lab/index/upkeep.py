@@ -1,5 +1,9 @@
 """Looking after the file and looking inside it: giving space back, erasing deleted text, copying
-the whole index as bytes, and the comparisons and counts the tests and lessons read."""
+the whole index as bytes, and the comparisons and counts the tests and lessons read.
+
+Space, erasure and images are the SQLite file's: on PostgreSQL the server's autovacuum gives space
+back, and ``pg_dump`` copies a database, so those calls do nothing there or say so.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,23 @@ from typing import Any
 
 import numpy as np
 
+from lab.index.errors import StoreError
+from lab.index.schema import tables
+
 __all__ = ["Upkeep"]
 
 _DERIVED = ('INSERT INTO "searcher_states"', "INSERT INTO \"meta\" VALUES('content_stamp',")
+
+
+def _literal(value: Any) -> str:
+    """One value as SQLite's dump writes it (a PostgreSQL dump reads like a SQLite one)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, (bytes, memoryview)):
+        return f"X'{bytes(value).hex().upper()}'"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
 
 
 class Upkeep:
@@ -22,7 +40,7 @@ class Upkeep:
         """Give the space deleted rows left in the file back to the file system (after a
         transaction, not in one): a first index of 10,000 pages stages hundreds of megabytes of
         blocks that the published index does not keep."""
-        if not self._db.in_transaction:
+        if self.backend == "sqlite" and not self._db.in_transaction:
             # a script runs the pragma to its end; execute() would free a single page
             self._db.executescript("PRAGMA incremental_vacuum;")
 
@@ -30,17 +48,19 @@ class Upkeep:
         """Write the write-ahead log into the file and empty it (after a transaction, not in one): the
         log still holds the pages as they were before rows were deleted, so the text of a page that was
         unshared or unpublished would stay readable in it until the process ends."""
-        if not self._db.in_transaction:
+        if self.backend == "sqlite" and not self._db.in_transaction:
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def serialize(self) -> bytes:
         """The whole index as bytes (a SQLite database image), for :meth:`restore`."""
+        self._require_sqlite("serialize")
         image = bytearray(self._db.serialize())
         image[18:20] = b"\x01\x01"  # marked as rollback-journal, the mode an image in memory can open
         return bytes(image)
 
     def restore(self, image: bytes) -> None:
         """Make the index exactly the one :meth:`serialize` returned, in place (same file)."""
+        self._require_sqlite("restore")
         source = sqlite3.connect(":memory:")
         try:
             source.deserialize(image)
@@ -52,7 +72,23 @@ class Upkeep:
         """A logical dump (SQL text) of the whole index: two equal dumps mean equal indexes. What a
         search derived from the content is left out (fitted search states, and the random stamp drawn
         at every write of the content, :mod:`lab.index.searcher_states`): it is a cache, not the index."""
+        if self.backend != "sqlite":
+            return self._dump_rows()
         return "\n".join(line for line in self._db.iterdump() if not line.startswith(_DERIVED))
+
+    def _dump_rows(self) -> str:
+        """Every row of every table but the derived ones, table by table in a fixed order (PostgreSQL)."""
+        lines = []
+        for table in sorted(tables(self._db) - {"searcher_states"}):
+            for row in self._db.execute(f"SELECT * FROM {table} ORDER BY 1"):
+                if table != "meta" or row[0] != "content_stamp":
+                    lines.append(f'INSERT INTO "{table}" VALUES({",".join(map(_literal, row))});')
+        return "\n".join(lines)
+
+    def _require_sqlite(self, what: str) -> None:
+        if self.backend != "sqlite":
+            raise StoreError(f"{what} copies a SQLite file; the index {self.path} is in PostgreSQL: copy it "
+                             "with pg_dump --schema instead")
 
     def state(self) -> dict[str, Any]:
         """What the index holds, without bookkeeping that depends on when or how it was written.
@@ -78,8 +114,7 @@ class Upkeep:
                 "sync_state": self._db.execute("SELECT * FROM sync_state ORDER BY source").fetchall()}
 
     def table_counts(self) -> dict[str, int]:
-        names = [r[0] for r in self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        names = sorted(name for name in tables(self._db) if not name.startswith("sqlite_"))
         return {n: self._db.execute(f"SELECT COUNT(*) FROM {n}").fetchone()[0] for n in names}
 
     def vector_bytes(self, model: str | None = None) -> int:

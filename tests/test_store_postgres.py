@@ -1,0 +1,71 @@
+"""The index in PostgreSQL: workspaces side by side in one database, refusals as clear as SQLite's, and
+failures to connect said in one line without the password."""
+
+from __future__ import annotations
+
+import pytest
+
+from lab.cli import ExitCode, main
+from lab.index import SCHEMA_VERSION, IndexOpenError, IndexStore, SchemaVersionError
+
+pytestmark = pytest.mark.usefixtures("postgres_cluster")
+
+
+def connect(url: str):
+    import psycopg  # only where the cluster started: psycopg is there
+
+    return psycopg.connect(url)
+
+
+def in_workspace(url: str, workspace: str) -> str:
+    return f"{url}&workspace={workspace}"
+
+
+def test_two_workspaces_in_one_database_keep_their_own_watermarks_and_pages(postgres_url) -> None:
+    bakery, school = IndexStore(in_workspace(postgres_url, "bakery")), IndexStore(in_workspace(postgres_url, "school"))
+    bakery.set_watermark("notion", "2026-04-09T17:00:00.000Z")
+    bakery.bump_generation()
+    assert school.watermark("notion") is None and school.generation() == 0 and bakery.generation() == 1
+    assert IndexStore(postgres_url).watermark("notion") is None  # the default workspace is a third one
+    with connect(postgres_url) as db:
+        schemas = {row[0] for row in db.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lab_%'")}
+    assert schemas == {"lab_bakery", "lab_school", "lab_default"}
+
+
+def test_a_workspace_from_another_schema_version_is_refused_untouched(postgres_url) -> None:
+    IndexStore(postgres_url).close()
+    with connect(postgres_url) as db:
+        db.execute("UPDATE lab_default.meta SET value = '0' WHERE key = 'schema_version'")
+    with pytest.raises(SchemaVersionError, match=f"schema version 0; this lab reads version {SCHEMA_VERSION}"):
+        IndexStore(postgres_url)
+    with connect(postgres_url) as db:
+        assert db.execute("SELECT value FROM lab_default.meta WHERE key = 'schema_version'").fetchone() == ("0",)
+
+
+def test_a_schema_another_program_wrote_is_refused(postgres_url) -> None:
+    with connect(postgres_url) as db:
+        db.execute("CREATE SCHEMA lab_invoices")
+        db.execute("CREATE TABLE lab_invoices.invoices (id INTEGER)")
+    with pytest.raises(SchemaVersionError, match="PostgreSQL schema with tables but not a lab index"):
+        IndexStore(in_workspace(postgres_url, "invoices"))
+
+
+def test_a_workspace_name_that_is_not_a_plain_word_is_refused(postgres_url) -> None:
+    with pytest.raises(IndexOpenError, match="workspace 'a;b'"):
+        IndexStore(in_workspace(postgres_url, "a;b"))
+
+
+def test_the_command_line_says_in_one_line_why_it_cannot_reach_the_server_and_never_prints_the_password(
+        capsys, monkeypatch) -> None:
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    code = main(["search", "--db", "postgresql://lab:s3cret-pw@127.0.0.1:1/kb", "horario"])
+    err = capsys.readouterr().err
+    assert code == ExitCode.DATABASE and err.count("\n") == 1
+    assert "cannot be reached" in err and "s3cret-pw" not in err and "Traceback" not in err
+
+
+def test_the_command_line_names_wrong_credentials_and_a_missing_database(postgres_url, capsys) -> None:
+    assert main(["search", "--db", postgres_url.replace("lab@", "intruder@"), "horario"]) == ExitCode.DATABASE
+    assert "refused the credentials" in capsys.readouterr().err
+    assert main(["search", "--db", postgres_url.replace("/test_", "/nothing_"), "horario"]) == ExitCode.DATABASE
+    assert "names a database that does not exist" in capsys.readouterr().err
