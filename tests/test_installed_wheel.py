@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 #: A wheel past this size holds something it should not (a lesson's outputs, an index file).
 MAX_WHEEL_BYTES = 2_000_000
 #: Paths no wheel may hold: the lessons' outputs and machinery, the tests, the notebooks.
-NOT_SHIPPED = ("data/", "notebooks/", "tests/", "bench/", "lab/course/", "docs/")
+NOT_SHIPPED = ("data/", "notebooks/", "tests/", "bench/", "lab/course/", "lab/exercises/", "docs/")
 
 
 class Installed:

@@ -1,7 +1,7 @@
 """What only the lessons need: display and saving of tables and charts, the charts themselves,
 the lessons' scenarios (indexer runs, the afternoon's edits, the handbook, a re-runnable story),
-exercises and their checkers (one module per lesson), and the machinery that executes the
-lessons and checks their outputs. The library never imports this package.
+and the machinery that executes the lessons and checks their outputs. The exercises' checkers
+are :mod:`lab.exercises`. The library never imports this package.
 
 >>> from lab.course import notebook, save_table, save_figure
 """

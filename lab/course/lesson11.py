@@ -1,12 +1,10 @@
-"""Lesson 11's scenario, tables and the checkers of its exercises (expected values computed, never typed).
+"""Lesson 11's scenario and tables.
 
 The lesson draws nothing at random: LSA's start vector has a fixed seed (``random_state=0``).
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,15 +12,14 @@ from typing import Any
 import pandas as pd
 
 from lab.answering import CachedAnswer
-from lab.course.exercises import Exercises
-from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
+from lab.datasets.docs_corpus import load_docs_corpus
 from lab.embedders import DenseEmbedder
 from lab.index import IndexStore, QueryVector
 from lab.embedders import LsaEmbedder
-from lab.ingest import GuardrailError, IngestReport, ingest_folder
+from lab.ingest import IngestReport
 from lab.retrieval import search_serving
 
-__all__ = ["exercise", "key_figures", "docs_paragraphs", "offline_embedder", "edit_file", "report_frame",
+__all__ = ["key_figures", "docs_paragraphs", "offline_embedder", "edit_file", "report_frame",
            "runs_table", "cache_table", "best_source", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
            "BATCH_SIZE"]
 
@@ -37,9 +34,6 @@ BATCH_SIZE = 16
 RUN_COLUMNS = ["model", "files_read", "files_cut", "files_removed", "chunks_new", "chunks_changed",
                "chunks_unchanged", "chunks_deleted", "chunks_stale", "chunks_total", "texts_embedded", "batches",
                "generation"]
-
-#: The checkers of the exercises at the end of lesson 11: ``exercise(1).check(...)``.
-exercise = Exercises("lesson11")
 
 
 def docs_paragraphs() -> list[str]:
@@ -116,45 +110,6 @@ class FlakyEmbedder:
         if self.calls == self.fail_on:
             raise ConnectionError(f"the embedding service dropped the connection on call {self.calls}")
         return self.inner.embed_documents(texts)
-
-
-def _fresh_run(edit: tuple[str, str, str] | None = None, remove: tuple[str, ...] = (),
-               max_delete_share: float = 0.5) -> tuple[IngestReport, IngestReport | str]:
-    """A first run on a scratch copy of the corpus, then a second after an edit or removals."""
-    embedder = offline_embedder(64)
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(shutil.copytree(DOCS_DIR, Path(tmp) / "docs"))
-        store = IndexStore(":memory:")
-        first = ingest_folder(store, folder, embedder, batch_size=BATCH_SIZE)
-        if edit:
-            edit_file(folder / edit[0], edit[1], edit[2])
-        for name in remove:
-            shutil.rmtree(folder / name) if (folder / name).is_dir() else (folder / name).unlink()
-        try:
-            return first, ingest_folder(store, folder, embedder, batch_size=BATCH_SIZE,
-                                        max_delete_share=max_delete_share)
-        except GuardrailError as exc:
-            return first, str(exc)
-
-
-#: Exercise 1's edit: one word in one section of the members page.
-EXERCISE_EDIT = ("admin/members-and-roles.md", "Owner", "Workspace owner")
-
-
-@exercise.define(1)
-def _predict_an_edit() -> dict:
-    first, second = _fresh_run(edit=EXERCISE_EDIT)
-    return {"chunks_changed": second.chunks_changed, "texts_embedded": second.texts_embedded,
-            "generation": second.generation}
-
-
-@exercise.define(2)
-def _guardrail() -> dict:
-    first, refused = _fresh_run(remove=("integrations",), max_delete_share=0.1)
-    _, allowed = _fresh_run(remove=("integrations",), max_delete_share=0.5)
-    return {"chunks_deleted": allowed.chunks_deleted,
-            "share_pct": round(100 * allowed.chunks_deleted / first.chunks_total, 1),
-            "refused_at_10_pct": isinstance(refused, str)}
 
 
 def key_figures(tables: Path) -> str:
