@@ -12,15 +12,15 @@ from lab.course.chunk_tables import (chunk_totals, chunks_per_file, count_formul
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.course.figures import save_figure
 from lab.course.handbook import read_handbook
-from lab.course.indexing_runs import run_contention, run_indexer, schedule_comparison, summarise_run
+from lab.course.indexing_runs import IndexerRun, schedule_comparison, summarise_run
 from lab.course.paths import index_dir, samples_dir
 from lab.course.plots import (chunk_map_chart, context_growth_chart, method_comparison_chart, precision_at_k_chart,
                               requests_per_second_chart, similarity_heatmap, size_histograms, strategy_size_chart,
                               window_fill_chart)
 from lab.course.tables import save_table
 
-__all__ = ["notebook", "afternoon_edits", "apply_edits", "save_figure", "read_handbook", "run_contention",
-           "run_indexer", "schedule_comparison", "summarise_run", "index_dir", "samples_dir", "chunk_map_chart",
+__all__ = ["notebook", "afternoon_edits", "apply_edits", "save_figure", "read_handbook", "IndexerRun",
+           "schedule_comparison", "summarise_run", "index_dir", "samples_dir", "chunk_map_chart",
            "context_growth_chart", "method_comparison_chart", "precision_at_k_chart", "requests_per_second_chart",
            "similarity_heatmap", "size_histograms", "strategy_size_chart", "window_fill_chart", "save_table",
            "page_table", "table_by_type", "chunk_totals", "count_formula_check", "chunks_per_file", "strategy_summary",

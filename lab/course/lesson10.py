@@ -15,9 +15,10 @@ import pandas as pd
 
 from lab.answering import Answer, AnswerPrompt, tradeoff_table
 from lab.chunking.section_tokens import SectionTokenChunker
-from lab.client import FixedRate
+from lab.client import FixedRate, NotionClient
+from lab.ingest import read_knowledge_base
+from lab.simulator import KB_INTEGRATION, bakery_simulator, in_process_session
 from lab.course.edits import Edit, afternoon_edits, apply_edits
-from lab.course.indexing_runs import run_indexer
 from lab.course.lesson06 import fresh_world
 from lab.course.story import Story
 from lab.embedders import DenseEmbedder
@@ -65,7 +66,10 @@ _DELIVERY_FAQ, _FREE_DELIVERY = "faq-entregas", "Sí, sólo en la zona 1 y en pe
 @lru_cache(maxsize=None)
 def read_pages() -> tuple:
     """The publishable pages as lesson 07's paced read returns them (the ladder's corpus)."""
-    return tuple(run_indexer("paced", FixedRate(3.0), seed=SEED).read.pages)
+    sim = bakery_simulator(seed=SEED)
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=FixedRate(3.0))
+    return tuple(read_knowledge_base(client).pages)
 
 
 def ladder_table(ladder: Ladder) -> pd.DataFrame:

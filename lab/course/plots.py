@@ -82,8 +82,10 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
                    "requests in the window", title or "How the window budget fills", fontsize=8, loc="upper left")
 
 
-def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], limit: int = 300) -> Figure:
-    """Tokens per page (before) beside tokens per chunk (after), with the chunk limit marked."""
+def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], limit: int = 300,
+                    title: str = "") -> Figure:
+    """Tokens per page (before) beside tokens per chunk (after), with the chunk limit marked, under
+    ``title`` if one is given."""
     fig = Figure(figsize=(10, 3.8))
     left, right = fig.subplots(1, 2)
     left.hist(page_tokens, bins=12, color=COLORS["purple"], edgecolor="white")
@@ -97,6 +99,8 @@ def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], lim
     right.set_title(f"After: {len(chunk_tokens)} chunks")
     right.set_xlabel("tokens per chunk (body, without the header line)")
     right.set_ylabel("chunks")
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig
 

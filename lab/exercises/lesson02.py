@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from lab.client import BudgetAware, FixedRate
-from lab.course.indexing_runs import run_indexer
 from lab.course.lesson02 import HEAVY_FAULTS, SEED
 from lab.exercises.checking import Exercises
+from lab.exercises.runs import run_indexer
 from lab.simulator import LimitsConfig
 
 __all__ = ["exercise"]

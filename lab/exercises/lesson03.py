@@ -8,9 +8,9 @@ from functools import lru_cache
 from lab.chunking import ChunkedCorpus, Document, SectionTokenChunker, chunk_pages, flatten_blocks, token_spans
 from lab.client import FixedRate
 from lab.course.chunk_tables import chunk_totals, count_formula_check
-from lab.course.indexing_runs import run_indexer
 from lab.course.lesson03 import SEED
 from lab.exercises.checking import Exercises
+from lab.exercises.runs import run_indexer
 from lab.ingest.reading import KnowledgeBaseRead
 
 __all__ = ["exercise"]

@@ -12,9 +12,9 @@ import numpy as np
 from lab.chunking import Chunk
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
-from lab.course.indexing_runs import run_indexer
 from lab.course.lesson05 import NOT_SOLD, QUESTIONS, SEED
 from lab.exercises.checking import Exercises
+from lab.exercises.runs import run_indexer
 from lab.index import TFIDF_MODEL, IndexStore
 from lab.retrieval import OfflineIndex
 from lab.vectors import WordAnalyzer

@@ -8,9 +8,9 @@ import pandas as pd
 
 from lab.chunking.corpus import chunk_pages
 from lab.client import FixedRate
-from lab.course.indexing_runs import run_indexer
 from lab.course.lesson07 import SEED
 from lab.exercises.checking import Exercises
+from lab.exercises.runs import run_indexer
 from lab.retrieval import BM25Retriever, SearchCorpus
 from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, evaluate_search, ndcg_at_k, recall_at_k,
                                       reciprocal_rank, source_units)

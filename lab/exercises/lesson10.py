@@ -8,8 +8,9 @@ import pandas as pd
 
 from lab.answering import Answerer, Source, answer_table, build_prompt, flag_sources, tradeoff_table
 from lab.course.lesson06 import fresh_world
-from lab.course.lesson10 import FORGED, TYPO_QUESTION, read_pages
+from lab.course.lesson10 import FORGED, SEED, TYPO_QUESTION
 from lab.exercises.checking import Exercises
+from lab.exercises.runs import read_pages
 from lab.ingest.sync import SyncConfig, full_index
 from lab.retrieval import (TUNED, IndexSearcher, LabelledQuestion, Recipe, SearchCorpus, bakery_questions, source_units,
                            unanswerable_bakery_questions)
@@ -22,7 +23,7 @@ exercise = Exercises("lesson10")
 
 @lru_cache(maxsize=None)
 def _bakery() -> tuple[SearchCorpus, tuple[LabelledQuestion, ...]]:
-    return Recipe().corpus(read_pages()), tuple(bakery_questions(bakery_workspace().page_id))
+    return Recipe().corpus(read_pages(SEED)), tuple(bakery_questions(bakery_workspace().page_id))
 
 
 @exercise.define(1)
