@@ -18,7 +18,7 @@ def key_figures(tables: Path) -> str:
     matrix = pd.read_csv(tables / "05_tfidf_matrix.csv").iloc[0]
     answers = pd.read_csv(tables / "05_counter_questions.csv")
     top = answers[answers["rank"] == 1]
-    mapped = pd.read_csv(tables / "05_map.csv").iloc[0]
+    mapped = pd.read_csv(tables / "05_map_stats.csv").iloc[0]
     return (f"TF-IDF {int(matrix['chunks'])} x {int(matrix['vocabulary'])} ({matrix['non_zero_pct']} % non-zero); "
             f"top-1 scores {', '.join(f'{s:.3f}' for s in top['score'])}; map variance "
             f"{mapped['explained_variance_pct']} %, purity {mapped['nearest_neighbour_purity_pct']} %")

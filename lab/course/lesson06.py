@@ -14,14 +14,14 @@ from lab.course.edits import move_section_to_sub_page
 from lab.course.story import Story, World
 from lab.ingest.reading import request_breakdown
 from lab.index import IndexStore
-from lab.ingest.sync import SyncReport, full_index
-from lab.simulator import KB_INTEGRATION, InjectedCrash, Workspace, bakery_simulator, crashing_session
+from lab.ingest.sync import SyncReport
+from lab.simulator import KB_INTEGRATION, Workspace, bakery_simulator
 from lab.simulator import in_process_session
 from lab.simulator.workspace import Page
 
 __all__ = ["SEED", "STORAGE_FAQ", "POLICY", "fresh_world", "afternoon_story", "storage_faq_edit",
            "exceptions_to_a_sub_page", "exceptions_edit", "sync_summary", "requests_by_kind",
-           "interrupted_first_indexes", "key_figures"]
+           "key_figures"]
 
 SEED = 6  # seeds latency and request ids
 STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
@@ -89,31 +89,6 @@ def requests_by_kind(records: Sequence[RequestRecord], page_ids: Collection[str]
     kinds = {"queries and searches": parts["search"] + parts["queries"] + parts["other"],
              "page block lists": parts["page reads"], "nested block lists": parts["nested reads"]}
     return kinds | ({"retries": parts["retries"]} if parts["retries"] else {})
-
-
-def interrupted_first_indexes(shares: tuple[float, ...] = (0.25, 0.50, 0.90)) -> pd.DataFrame:
-    """The first index killed after each share of its requests, then run again: what it resumed
-    from, what it still had to read, and whether it ended equal to an uninterrupted one."""
-    whole = fresh_world()
-    uninterrupted = full_index(whole.client, whole.store, whole.simulator.clock).requests
-    rows = []
-    for share in shares:
-        world = fresh_world()
-        sim, clock = world.simulator, world.simulator.clock
-        crash_at = round(share * uninterrupted)
-        dying = NotionClient(sim.token_for(KB_INTEGRATION), session=crashing_session(sim, crash_at), clock=clock,
-                             pacer=FixedRate(3.0))
-        try:
-            full_index(dying, world.store, clock)
-        except InjectedCrash:
-            pass
-        clock.advance(600)  # ten minutes later, someone runs the same command again
-        resumed = full_index(world.client, world.store, clock)
-        rows.append({"killed at request": crash_at, "share of requests done": f"{share:.0%}",
-                     "pages kept": resumed.pages_resumed, "requests after resuming": resumed.requests,
-                     "requests saved": uninterrupted - resumed.requests,
-                     "same index": world.store.state() == whole.store.state()})
-    return pd.DataFrame(rows)
 
 
 def key_figures(tables: Path) -> str:

@@ -125,8 +125,12 @@ def strategy_size_chart(sizes: dict[str, Sequence[int]], unit: str = "lab tokens
 
 
 def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, str], query_xy: np.ndarray | None = None,
-                    query_label: str = "", title: str = "") -> Figure:
-    """Chunks on the 2-D SVD map, one colour per page type, with the question as a star."""
+                    query_label: str = "", title: str = "", variance: Sequence[float] | None = None) -> Figure:
+    """Chunks on the 2-D SVD map, one colour per page type, with the question as a star.
+
+    ``variance`` is each component's share of the variance (``explained_variance_ratio_``), written
+    on its axis; the coordinates are the chunks' projections on the components, in the units of
+    the vectors projected (a unit-length vector projects within [-1, 1])."""
     fig = Figure(figsize=(8, 5.6))
     ax = fig.add_subplot()
     labels = np.asarray(labels)
@@ -136,7 +140,9 @@ def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, 
         ax.scatter(coords[mask, 0], coords[mask, 1], s=22, color=color, alpha=0.8, label=f"{name} ({mask.sum()})")
     if query_xy is not None:
         ax.scatter([query_xy[0]], [query_xy[1]], marker="*", s=280, color="black", label=query_label)
-    return _finish(fig, ax, "component 1", "component 2", title or "Chunks on the map: TF-IDF projected with SVD",
+    axes = [f"component {i}" + (f" ({100 * share:.1f} % of the variance)" if variance is not None else "")
+            for i, share in enumerate(variance if variance is not None else (0, 0), start=1)]
+    return _finish(fig, ax, axes[0], axes[1], title or "Chunks on the map: TF-IDF projected with SVD",
                    fontsize=8)
 
 
