@@ -1,4 +1,4 @@
-"""Lesson 11's scenario and tables.
+"""Lesson 12's scenario and tables.
 
 The lesson draws nothing at random: LSA's start vector has a fixed seed (``random_state=0``).
 """
@@ -14,13 +14,10 @@ import pandas as pd
 from lab.answering import CachedAnswer
 from lab.datasets.docs_corpus import load_docs_corpus
 from lab.embedders import DenseEmbedder
-from lab.index import IndexStore, QueryVector
-from lab.embedders import LsaEmbedder
 from lab.ingest import IngestReport
-from lab.retrieval import search_serving
 
-__all__ = ["key_figures", "docs_paragraphs", "offline_embedder", "edit_file", "report_frame",
-           "runs_table", "cache_table", "best_source", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
+__all__ = ["key_figures", "docs_paragraphs", "edit_file", "report_frame",
+           "runs_table", "cache_table", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
            "BATCH_SIZE"]
 
 #: The question the lesson asks before and after an edit.
@@ -43,11 +40,6 @@ def docs_paragraphs() -> list[str]:
     paragraphs allow 128.
     """
     return [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
-
-
-def offline_embedder(n_components: int) -> LsaEmbedder:
-    """LSA-``n_components`` fitted once on the docs corpus's paragraphs, then frozen."""
-    return LsaEmbedder(n_components=n_components).fit(docs_paragraphs())
 
 
 def edit_file(path: Path, old: str, new: str) -> None:
@@ -79,14 +71,6 @@ def cache_table(records: Mapping[str, object]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def best_source(store: IndexStore, embedder: DenseEmbedder, question: str) -> str:
-    """The best chunk's id and the sentence of it that says how long (the lesson's answer)."""
-    hit = search_serving(store, QueryVector.embed(embedder, question), k=1)[0]
-    text = next(row["text"] for row in store.chunks(store.serving_model()) if row["id"] == hit.id)
-    sentence = next((s for s in text.replace("\n", " ").split(". ") if "minutes" in s), text.splitlines()[1])
-    return f"{hit.id}: {sentence.strip()}"
-
-
 class ShortInputEmbedder:
     """``inner`` as if its model read at most ``max_input_tokens`` per text (a 256-token model, say)."""
 
@@ -114,6 +98,6 @@ class FlakyEmbedder:
 
 def key_figures(tables: Path) -> str:
     """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
-    runs = pd.read_csv(tables / "11_runs.csv").set_index("step")
+    runs = pd.read_csv(tables / "12_runs.csv").set_index("step")
     return "; ".join(f"{step}: {int(row['texts_embedded'])} embedded, {int(row['chunks_deleted'])} deleted"
                      for step, row in runs.iterrows())

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import pandas as pd
-
-from lab.answering import Answerer, Source, answer_table, build_prompt, flag_sources, tradeoff_table
-from lab.course.lesson06 import fresh_world
-from lab.course.lesson10 import FORGED, SEED, TYPO_QUESTION
+from lab.course.lesson10 import SEED, TYPO_QUESTION
 from lab.exercises.checking import Exercises
 from lab.exercises.runs import read_pages
-from lab.ingest.sync import SyncConfig, full_index
-from lab.retrieval import (TUNED, IndexSearcher, LabelledQuestion, Recipe, SearchCorpus, bakery_questions, source_units,
-                           unanswerable_bakery_questions)
+from lab.retrieval import TUNED, LabelledQuestion, Recipe, SearchCorpus, Step, bakery_questions, climb, source_units
 from lab.simulator import bakery_workspace
+from lab.vectors import CharNgramAnalyzer
 
+__all__ = ["exercise"]
 
 #: The checkers of the exercises at the end of lesson 10: ``exercise(1).check(...)``.
 exercise = Exercises("lesson10")
@@ -38,26 +34,10 @@ def _typos() -> dict:
     return {"rank_words": rank(Recipe()), "rank_tuned": rank(TUNED)}
 
 
-@lru_cache(maxsize=None)
-def _answers() -> pd.DataFrame:
-    _, clock, client, store = fresh_world().parts
-    full_index(client, store, clock, SyncConfig(dense=TUNED.dense_embedder()))
-    answerer = Answerer(IndexSearcher(store, TUNED)).fit()
-    return answer_table(answerer, bakery_questions(bakery_workspace().page_id), unanswerable_bakery_questions())
-
-
 @exercise.define(2)
-def _half_threshold() -> dict:
-    row = tradeoff_table(_answers(), [0.5]).iloc[0]
-    return {"coverage": float(row["coverage"]), "precision": float(row["precision"]),
-            "unanswerable_abstained": float(row["unanswerable abstained"])}
-
-
-@exercise.define(3)
-def _forged_fence() -> dict:
-    source = Source(number=1, title="Nota", section=None, url=None, edited=None, text=FORGED, chunk_id="x",
-                    page_id=None, score=1.0)
-    prompt = build_prompt("¿Qué es gratis?", [source])
-    return {"closing_tags": prompt.text.count("</source>"), "flagged": len(flag_sources([source]))}
-
-
+def _four_grams_alone() -> dict:
+    _, questions = _bakery()
+    step = Step("character 4-grams", {"analyzer": CharNgramAnalyzer(n=4)})
+    row = climb(Recipe(), [step], read_pages(SEED), questions, seed=SEED).table.iloc[1]
+    up, down = (int(n) for n in row["recall@8 up/down"].split("/"))
+    return {"questions_up": up, "questions_down": down, "low": float(row["low recall@8"])}

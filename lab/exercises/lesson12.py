@@ -1,4 +1,4 @@
-"""The checkers of lesson 11's exercises (expected values computed, never typed)."""
+"""The checkers of lesson 12's exercises (expected values computed, never typed)."""
 
 from __future__ import annotations
 
@@ -6,21 +6,22 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from lab.course.lesson11 import BATCH_SIZE, edit_file, offline_embedder
+from lab.course.lesson12 import BATCH_SIZE, docs_paragraphs, edit_file
 from lab.datasets.docs_corpus import DOCS_DIR
+from lab.embedders import LsaEmbedder
 from lab.exercises.checking import Exercises
 from lab.index import IndexStore
 from lab.ingest import GuardrailError, IngestReport, ingest_folder
 
 
-#: The checkers of the exercises at the end of lesson 11: ``exercise(1).check(...)``.
-exercise = Exercises("lesson11")
+#: The checkers of the exercises at the end of lesson 12: ``exercise(1).check(...)``.
+exercise = Exercises("lesson12")
 
 
 def _fresh_run(edit: tuple[str, str, str] | None = None, remove: tuple[str, ...] = (),
                max_delete_share: float = 0.5) -> tuple[IngestReport, IngestReport | str]:
     """A first run on a scratch copy of the corpus, then a second after an edit or removals."""
-    embedder = offline_embedder(64)
+    embedder = LsaEmbedder(n_components=64).fit(docs_paragraphs())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(shutil.copytree(DOCS_DIR, Path(tmp) / "docs"))
         store = IndexStore(":memory:")
