@@ -43,7 +43,7 @@ def ladder_table(ladder: Ladder) -> pd.DataFrame:
         shown["recall@8 up/down"] = moved if isinstance(moved, str) else ""
         shown["kept"] = "yes" if row["kept"] else "no"
         rows.append(shown)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("rung")
 
 
 def key_figures(tables: Path) -> str:
