@@ -103,7 +103,7 @@ def threshold_tradeoff_chart(tradeoff: pd.DataFrame, chosen: float, title: str =
     ax.set_ylim(0, 1.05)
     ax.set_xlim(float(tradeoff["threshold"].min()), float(tradeoff["threshold"].max()))
     ax.set_xlabel("abstention threshold on the answer's confidence")
-    ax.set_ylabel("share (0 to 1), of what each curve names")
+    ax.set_ylabel("share, from 0 to 1 (each curve says of what)")
     ax.set_title(title or "What the abstention threshold trades")
     ax.legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2)
     fig.tight_layout()
