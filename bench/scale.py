@@ -1,5 +1,5 @@
 """Ingestion at scale: a full index, a sync with nothing to do and a sync after one edit, for
-workspaces of hundreds to thousands of pages, against LangChain's indexing API on the same chunks.
+workspaces of hundreds to 100,000 pages, against LangChain's indexing API on the same chunks.
 
 The workspace is the bakery cloned to ``n_pages`` publishable pages
 (:func:`lab.datasets.scaled_bakery.scaled_bakery_spec`), served in process on the enterprise
@@ -7,10 +7,17 @@ plan, read without pacing, on the simulated clock. Every measurement runs in a f
 (``python -m bench.scale --child ...``), so that each size's peak resident memory is its own.
 
 - lab: :func:`~lab.ingest.sync.full_index`, then :func:`~lab.ingest.sync.incremental_sync`
-  with nothing changed, then again after one block of one page was edited; for each run its
-  seconds, Notion requests and chunks, and for the whole process its peak RSS and the index
-  file's size. Cloned pages repeat the bakery's 2,700 words; one row adds 30 made-up words to
-  each copy, so that the vocabulary grows with the workspace as a real one's does.
+  with nothing changed, then again after one block of one page was edited, and from 20,000
+  pages on a sync after one block of each of 12,000 rows was edited (more rows than a Notion
+  query returns), checked to have every edited row in the index; for each run its seconds,
+  Notion requests, the simulated API time (the simulator's clock: its drawn latency of each
+  request, one after the other, no rate limit) and chunks. Cloned pages repeat the bakery's
+  2,700 words; one row adds 30 made-up words to each copy, so that the vocabulary grows with
+  the workspace as a real one's does.
+- memory: the simulator lives in the measured process, and a workspace of 100,000 pages takes
+  it some 4.6 GB, so the process's peak is not the lab's. Once the workspace is built, its
+  resident memory is noted and the process's peak is reset (``/proc/self/clear_refs``); the
+  lab's memory is the peak during its runs minus that, and the index file's size is noted.
 - LangChain: ``langchain_core.indexing.index`` with an ``InMemoryRecordManager``,
   ``cleanup="incremental"``, ``source_id_key="page_id"``, an ``InMemoryVectorStore`` and
   ``DeterministicFakeEmbedding(size=1024)``. Its documents are the lab's own chunks (text and the
@@ -49,14 +56,18 @@ import pandas as pd
 
 __all__ = ["main", "measure_lab", "measure_langchain", "FULL", "QUICK", "LAB_RUNS", "LANGCHAIN_RUNS"]
 
-FULL = {"sizes": (200, 2_000, 10_000), "vocabulary": (2_000, 30), "http_seconds": 2.0}
-QUICK = {"sizes": (100, 200), "vocabulary": None, "http_seconds": 0.5}
+FULL = {"sizes": (200, 2_000, 10_000, 20_000, 50_000, 100_000), "vocabulary": (2_000, 30), "http_seconds": 2.0,
+        "langchain_up_to": 10_000}
+QUICK = {"sizes": (100, 200), "vocabulary": None, "http_seconds": 0.5, "langchain_up_to": 200}
 LAB_RUNS = ("full index", "no-change sync", "one-edit sync")
+BULK_RUN = "bulk-edit sync"
+BULK_ROWS, BULK_FROM = 12_000, 20_000  # rows edited at once, in workspaces of this many pages or more
 LANGCHAIN_RUNS = ("first index", "no-change re-run", "one-edit re-run")
 EMBEDDING_SIZE = 1024  # the lab's dense model: voyage-4 at its default dimension
 NOTION_AVERAGE_RATE = 3.0  # requests per second Notion allows an integration on average
 MEMORY_SHARE = 0.8  # of MemAvailable a measured process may reach before it is stopped
 EDITED_PAGE, EDITED_BLOCK, EDITED_TEXT = "Ficha: Rol de canela", "Resumen", "Resumen: clave RC-01; $40 la pieza."
+BULK_TEXT = "Revisado en lote"  # the start of each bulk-edited block's new text
 
 
 # ---------------------------------------------------------------------- one workspace, in this process
@@ -85,6 +96,40 @@ def _edit_one_block(sim: Any) -> None:
     sim.clock.advance(60)
 
 
+def _edit_rows(sim: Any, count: int) -> list[str]:
+    """The first paragraph of each of ``count`` publishable rows gets new text at once (a bulk edit); their ids."""
+    sim.clock.advance(60)
+    workspace = sim.workspace
+    rows = sorted((page for page in workspace.pages.values()
+                   if page.parent_type == "data_source_id" and page.publishable and not page.in_trash),
+                  key=lambda page: page.key)[:count]
+    for n, page in enumerate(rows):
+        texts = [b for b in page.children if "rich_text" in workspace.blocks[b].content]
+        block = next((b for b in texts if workspace.blocks[b].type == "paragraph"), texts[0])
+        workspace.edit_block_text(block, f"{BULK_TEXT} {n}: el horario de esta ficha cambia a partir de mayo.")
+    sim.clock.advance(60)
+    return [page.id for page in rows]
+
+
+def _holds_every_edit(store: Any, page_ids: list[str]) -> bool:
+    """Whether the index holds the new text of every bulk-edited page (looked up 500 pages at a time)."""
+    for start in range(0, len(page_ids), 500):
+        pages = page_ids[start:start + 500]
+        rows = store.chunks(ids=list(store.page_chunks(pages)))
+        if {row["page_id"] for row in rows if BULK_TEXT in row["text"]} != set(pages):
+            return False
+    return True
+
+
+def _reset_peak() -> bool:
+    """Make the process's peak resident memory (``VmHWM``) start again from now; False where Linux does not let it."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
 def _status_mb(field: str, pid: int | str = "self") -> float:
     """A memory figure of a process from /proc (``VmRSS`` now, ``VmHWM`` its peak), in MB; 0 once it has ended."""
     try:
@@ -97,29 +142,63 @@ def _status_mb(field: str, pid: int | str = "self") -> float:
 # Imports are made inside the measurements so that a process measuring the lab never loads LangChain.
 
 
-def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | None = None) -> dict[str, Any]:
-    """Full index, no-change sync and one-edit sync of the scaled workspace into a fresh index file."""
+def _warm_up(directory: str) -> None:
+    """Run every code path once on the bakery itself (imports, compiled functions), in a throwaway index."""
+    from lab.index import IndexStore
+    from lab.ingest.sync import full_index, incremental_sync
+
+    sim, client = _scaled_workspace(40, 0)
+    with IndexStore(Path(directory) / "warm-up.sqlite") as store:
+        full_index(client, store, sim.clock)
+        _edit_one_block(sim)
+        incremental_sync(client, store, sim.clock)
+
+
+def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | None = None,
+                warm_up: bool = False, bulk_rows: int | None = None) -> dict[str, Any]:
+    """Full index, no-change sync and one-edit sync of the scaled workspace into a fresh index file, then a
+    sync after ``bulk_rows`` rows were edited at once (by default :data:`BULK_ROWS` from :data:`BULK_FROM`
+    pages on, none below); ``warm_up`` first runs every path on the bakery, so that the lab's memory is
+    what the workspace's size adds (the memory-growth test)."""
+    import gc
+
     from lab.index import IndexStore
     from lab.ingest.sync import full_index, incremental_sync
 
     sim, client = _scaled_workspace(n_pages, distinct_words)
-    workspace_mb = _status_mb("VmRSS")
-    runs = []
+    build_peak_mb = _status_mb("VmHWM")
+    runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(dir=directory) as scratch:
+        if warm_up:
+            _warm_up(scratch)
+        gc.collect()
+        workspace_mb = _status_mb("VmRSS")
+        peak_reset = _reset_peak()
         path = Path(scratch) / "index.sqlite"
+        if bulk_rows is None:
+            bulk_rows = BULK_ROWS if n_pages >= BULK_FROM else 0
+        names = LAB_RUNS + ((BULK_RUN,) if bulk_rows else ())
+        edited: list[str] = []
         with IndexStore(path) as store:
-            for name in LAB_RUNS:
+            for name in names:
                 if name == "one-edit sync":
                     _edit_one_block(sim)
+                if name == BULK_RUN:
+                    edited = _edit_rows(sim, bulk_rows)
                 run = full_index if name == "full index" else incremental_sync
-                before, began, cpu = len(client.log), time.perf_counter(), time.process_time()
+                before, began, cpu, api = len(client.log), time.perf_counter(), time.process_time(), sim.clock.now()
                 report = run(client, store, sim.clock)
                 runs.append({"run": name, "seconds": time.perf_counter() - began, "CPU s": time.process_time() - cpu,
-                             "requests": len(client.log) - before, "chunks": store.count_chunks(),
-                             "embedded": report.chunks_new + report.chunks_updated})
+                             "requests": len(client.log) - before, "API s": sim.clock.now() - api,
+                             "chunks": store.count_chunks(), "embedded": report.chunks_new + report.chunks_updated,
+                             "pages read": len(report.pages_reread)})
+            peak_rss_mb = _status_mb("VmHWM")
+            if edited:
+                runs[-1]["every edit indexed"] = _holds_every_edit(store, edited)
         index_bytes = path.stat().st_size
     return {"approach": "lab", "pages": n_pages, "distinct_words": distinct_words, "runs": runs,
-            "workspace_mb": workspace_mb, "peak_rss_mb": _status_mb("VmHWM"), "index_bytes": index_bytes}
+            "workspace_mb": workspace_mb, "build_peak_mb": build_peak_mb, "peak_rss_mb": peak_rss_mb,
+            "lab_mb": peak_rss_mb - workspace_mb if peak_reset else float("nan"), "index_bytes": index_bytes}
 
 
 def _documents(client: Any) -> list[Any]:
@@ -144,6 +223,7 @@ def measure_langchain(n_pages: int, distinct_words: int = 0, key_encoder: str = 
 
     sim, client = _scaled_workspace(n_pages, distinct_words)
     workspace_mb = _status_mb("VmRSS")
+    peak_reset = _reset_peak()
     record_manager = InMemoryRecordManager(namespace="notion/knowledge-base")
     record_manager.create_schema()
     vector_store = InMemoryVectorStore(DeterministicFakeEmbedding(size=EMBEDDING_SIZE))
@@ -162,8 +242,10 @@ def measure_langchain(n_pages: int, distinct_words: int = 0, key_encoder: str = 
                      "documents": len(documents), **{key: result[key] for key in (
                          "num_added", "num_updated", "num_skipped", "num_deleted")},
                      "stored": len(vector_store.store)})
+    peak_rss_mb = _status_mb("VmHWM")
     return {"approach": "langchain", "pages": n_pages, "distinct_words": distinct_words, "runs": runs,
-            "workspace_mb": workspace_mb, "peak_rss_mb": _status_mb("VmHWM"), "key_encoder": key_encoder}
+            "workspace_mb": workspace_mb, "peak_rss_mb": peak_rss_mb,
+            "own_mb": peak_rss_mb - workspace_mb if peak_reset else float("nan"), "key_encoder": key_encoder}
 
 
 MEASURES: dict[str, Callable[..., dict[str, Any]]] = {"lab": measure_lab, "langchain": measure_langchain}
@@ -178,14 +260,15 @@ def _available_mb() -> float:
 
 
 def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
-                 limit_mb: float | None = None) -> dict[str, Any]:
-    """``MEASURES[approach]`` in a fresh process, stopped if its memory passes ``limit_mb``.
+                 limit_mb: float | None = None, warm_up: bool = False) -> dict[str, Any]:
+    """``MEASURES[approach]`` in a fresh process, stopped if its memory passes ``limit_mb`` (``warm_up``:
+    the lab's, after a run on the bakery).
 
     Returns the measurement, or ``{"stopped": reason}`` when the process was stopped or failed.
     """
     limit_mb = limit_mb if limit_mb is not None else MEMORY_SHARE * _available_mb()
     command = [sys.executable, "-m", "bench.scale", "--child", approach, "--pages", str(n_pages),
-               "--distinct-words", str(distinct_words)]
+               "--distinct-words", str(distinct_words)] + (["--warm-up"] if warm_up else [])
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=Path(__file__).resolve().parents[1])
     over: list[float] = []
@@ -216,7 +299,8 @@ def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
 
 
 def lab_table(measurements: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per workspace and run: seconds, Notion requests, chunks in the index, chunks embedded."""
+    """One row per workspace and run: seconds, Notion requests, simulated API seconds, chunks in the index,
+    chunks embedded, pages read (and for a bulk edit whether every edited row reached the index)."""
     return pd.DataFrame([{"pages": m["pages"], "new words/page": m["distinct_words"], **run}
                          for m in measurements for run in m["runs"]])
 
@@ -239,12 +323,25 @@ def langchain_table(measurements: list[dict[str, Any]], lab: list[dict[str, Any]
 
 
 def memory_table(lab: list[dict[str, Any]], langchain: list[dict[str, Any]]) -> pd.DataFrame:
-    """Per workspace: the simulator's own memory, each approach's peak, the lab's index file."""
-    theirs = {(m["pages"], m["distinct_words"]): m["peak_rss_mb"] for m in langchain}
+    """Per workspace: the simulated workspace's memory, the process's peak while each approach ran, what
+    the approach itself added (peak minus workspace), the lab's index file."""
+    theirs = {(m["pages"], m["distinct_words"]): m for m in langchain}
+    nothing = {"peak_rss_mb": float("nan"), "own_mb": float("nan")}
     return pd.DataFrame([{"pages": m["pages"], "new words/page": m["distinct_words"],
-                          "workspace RSS (MB)": m["workspace_mb"], "lab peak RSS (MB)": m["peak_rss_mb"],
-                          "LangChain peak RSS (MB)": theirs.get((m["pages"], m["distinct_words"]), float("nan")),
+                          "workspace RSS (MB)": m["workspace_mb"], "process peak, lab (MB)": m["peak_rss_mb"],
+                          "lab's own (MB)": m["lab_mb"],
+                          "process peak, LangChain (MB)": theirs.get((m["pages"], m["distinct_words"]),
+                                                                     nothing)["peak_rss_mb"],
+                          "LangChain's own (MB)": theirs.get((m["pages"], m["distinct_words"]), nothing)["own_mb"],
                           "index file (MB)": m["index_bytes"] / 1e6} for m in lab])
+
+
+def rate_limit_table(lab: list[dict[str, Any]]) -> pd.DataFrame:
+    """What each lab run's requests take at Notion's average of 3 requests per second, per workspace."""
+    return pd.DataFrame([{"pages": m["pages"], "new words/page": m["distinct_words"], "run": run["run"],
+                          "requests": run["requests"], "hours at 3 req/s": run["requests"] / NOTION_AVERAGE_RATE / 3600,
+                          "simulated API hours": run["API s"] / 3600}
+                         for m in lab for run in m["runs"]])
 
 
 def http_table(rates: dict[str, float], full_read_requests: dict[int, int]) -> pd.DataFrame:
@@ -292,13 +389,17 @@ def _measure_one(approach: str, n_pages: int, words: int, earlier: list[dict[str
     return run_in_child(approach, n_pages, words, limit)
 
 
-def _measure_all(workspaces: list[tuple[int, int]]) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
-    """Every workspace through every approach, smallest first and the approaches in turn, so that a busy
-    spell of a shared machine falls on both; returns the measurements and a message per one stopped."""
+def _measure_all(workspaces: list[tuple[int, int]], langchain_up_to: int
+                 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """Every workspace through every approach (LangChain's up to ``langchain_up_to`` pages), smallest first
+    and the approaches in turn, so that a busy spell of a shared machine falls on both; returns the
+    measurements and a message per one stopped."""
     measured: dict[str, list[dict[str, Any]]] = {approach: [] for approach in MEASURES}
     stopped = []
     for n_pages, words in workspaces:
         for approach in MEASURES:
+            if approach == "langchain" and n_pages > langchain_up_to:
+                continue
             result = _measure_one(approach, n_pages, words, measured[approach])
             label = f"{approach}, {n_pages:,} pages" + (f" (+{words} new words each)" if words else "")
             if "stopped" in result:
@@ -312,11 +413,11 @@ def _measure_all(workspaces: list[tuple[int, int]]) -> tuple[dict[str, list[dict
 def main(quick: bool = False) -> dict[str, pd.DataFrame]:
     """Measure every workspace in its own process, print and return the tables."""
     sizes = QUICK if quick else FULL
-    measured, stopped = _measure_all(_workspaces(sizes))
+    measured, stopped = _measure_all(_workspaces(sizes), sizes["langchain_up_to"])
     lab, langchain = measured["lab"], measured["langchain"]
     full_reads = {m["pages"]: m["runs"][0]["requests"] for m in lab if m["distinct_words"] == 0}
     tables = {"lab": lab_table(lab), "langchain": langchain_table(langchain, lab),
-              "memory": memory_table(lab, langchain),
+              "memory": memory_table(lab, langchain), "rate limit": rate_limit_table(lab),
               "http": http_table(served_rates(sizes["http_seconds"]), full_reads)}
     print("ingestion at scale: the bakery cloned to N publishable pages, in process, unpaced, one process per "
           "workspace and approach; CPU s is the process's own CPU time, steadier than wall time on a shared machine")
@@ -336,8 +437,10 @@ if __name__ == "__main__":
     parser.add_argument("--child", choices=sorted(MEASURES), help=argparse.SUPPRESS)
     parser.add_argument("--pages", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--distinct-words", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--warm-up", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
-        print(json.dumps(MEASURES[arguments.child](arguments.pages, arguments.distinct_words)))
+        options = {"warm_up": True} if arguments.warm_up else {}
+        print(json.dumps(MEASURES[arguments.child](arguments.pages, arguments.distinct_words, **options)))
     else:
         main(quick=arguments.quick)

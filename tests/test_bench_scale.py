@@ -11,8 +11,9 @@ def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unch
 
     runs = scale.lab_table([lab])
     assert runs["run"].tolist() == list(scale.LAB_RUNS)
-    assert list(runs.columns) == ["pages", "new words/page", "run", "seconds", "CPU s", "requests", "chunks",
-                                  "embedded"]
+    assert list(runs.columns) == ["pages", "new words/page", "run", "seconds", "CPU s", "requests", "API s",
+                                  "chunks", "embedded", "pages read"]
+    assert (runs["API s"] > 0).all()  # the simulator's drawn latency, request after request
     full, unchanged, edited = runs.to_dict("records")
     assert unchanged["requests"] < edited["requests"] < full["requests"]
     assert full["embedded"] == full["chunks"] and unchanged["embedded"] == 0 and edited["embedded"] == 1
@@ -28,9 +29,19 @@ def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unch
     assert (theirs["CPU lab/LangChain"] > 0).all()
 
     memory = scale.memory_table([lab], [langchain]).iloc[0]
-    assert memory["index file (MB)"] > 0 and memory["lab peak RSS (MB)"] >= memory["workspace RSS (MB)"]
+    assert memory["index file (MB)"] > 0 and memory["process peak, lab (MB)"] >= memory["workspace RSS (MB)"]
+    assert memory["lab's own (MB)"] == memory["process peak, lab (MB)"] - memory["workspace RSS (MB)"]
+    hours = scale.rate_limit_table([lab])
+    assert (hours["hours at 3 req/s"] * 3600 * 3 == hours["requests"]).all()
 
 
 def test_a_workspace_whose_process_outgrows_its_memory_limit_is_stopped_and_reported() -> None:
     result = scale.run_in_child("lab", scale.QUICK["sizes"][0], limit_mb=1)
     assert result["stopped"].startswith("stopped at")
+
+
+def test_a_sync_after_a_bulk_edit_is_checked_to_hold_every_edited_row() -> None:
+    lab = scale.measure_lab(scale.QUICK["sizes"][0], bulk_rows=30)
+    bulk = lab["runs"][-1]
+    assert bulk["run"] == scale.BULK_RUN and bulk["pages read"] == 30 and bulk["every edit indexed"] is True
+    assert bulk["embedded"] >= 30 and bulk["chunks"] == lab["runs"][0]["chunks"]

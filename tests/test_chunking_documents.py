@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from fake_embedders import HashEmbedder
 from lab.chunking import (
     ChunkerParameterError, ChunkingError, Document, MarkdownHeaderChunker, Note, ParagraphChunker,
-    SectionTokenChunker, WordWindowChunker, flatten_blocks,
+    SectionTokenChunker, SemanticChunker, WordWindowChunker, flatten_blocks,
 )
 from lab.notion import PageMetadata
 from notion_blocks import Blocks, traverse
@@ -36,7 +37,8 @@ DOCUMENTS = {
     "plain text": Document.from_text("Una nota.\n\nOtra nota.", "n01", title="Notas"),
     "stream of notes": Document.from_notes(NOTES),
 }
-CHUNKERS = [SectionTokenChunker(5, 1), MarkdownHeaderChunker(40, 10), ParagraphChunker(30, 5), WordWindowChunker(3, 1)]
+CHUNKERS = [SectionTokenChunker(5, 1), MarkdownHeaderChunker(40, 10), ParagraphChunker(30, 5), WordWindowChunker(3, 1),
+            SemanticChunker(HashEmbedder(), max_chars=30)]
 # What each chunker reads beyond the text: the page's sections, the file's headers.
 NEEDS = {SectionTokenChunker: "notion page", MarkdownHeaderChunker: "markdown file"}
 

@@ -128,3 +128,10 @@ def test_ask_abstains_below_the_threshold_lesson_11_calibrates() -> None:
     with open(TABLES / "11_citation_accuracy.csv", encoding="utf-8") as table:
         calibrated = next(row for row in csv.DictReader(table) if row["figure"] == "calibrated threshold")
     assert ANSWER_THRESHOLD == float(calibrated["value"])
+
+
+def test_ask_never_answers_an_allergy_question_it_goes_to_a_person_with_its_sources(built, capsys) -> None:
+    assert main(["ask", "--db", str(built), "¿El rol de canela lleva nuez?"]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert out.startswith("Las preguntas de alergias") and "(escalated: allergies and diets always go to a person" in out
+    assert "sources (* cited):" in out and " *[" not in out and "Ficha: Rol de canela" in out

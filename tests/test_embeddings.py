@@ -150,3 +150,57 @@ def test_a_key_with_a_line_break_is_refused_without_being_shown() -> None:
     with pytest.raises(ValueError, match="the Voyage AI key contains a line break") as caught:
         VoyageEmbedder(key, session=ScriptedSession())
     assert leaks(key, shown(caught.value)) == []
+
+
+def test_a_batch_closes_before_its_texts_could_pass_the_family_s_token_limit(fake_url) -> None:
+    from lab.services import VOYAGE_REQUEST_TOKENS
+
+    assert VOYAGE_REQUEST_TOKENS["voyage-4"] == 320_000
+    long_text = "pan " * 25_000  # 100,000 bytes: at most 100,000 tokens
+    embedder = VoyageEmbedder(KEY, dimension=4, url=fake_url, batch_size=1_000)
+    embedder.embed_documents([long_text] * 7 + ["corto"])
+    assert [len(c["body"]["input"]) for c in FakeVoyage.calls] == [3, 3, 2]
+    FakeVoyage.calls.clear()
+    # a model without a published request limit is batched by count only
+    VoyageEmbedder(KEY, model="voyage-3.5", dimension=4, url=fake_url, batch_size=1_000).embed_documents([long_text] * 7)
+    assert [len(c["body"]["input"]) for c in FakeVoyage.calls] == [7]
+
+
+def test_request_batches_respect_both_limits_and_cover_every_text_once() -> None:
+    from lab.services import request_batches
+
+    texts = ["a" * size for size in (5, 5, 5, 20, 1, 1, 1, 1)]
+    batches = request_batches(texts, max_texts=3, max_tokens=12)
+    assert batches == [(0, 2), (2, 3), (3, 4), (4, 7), (7, 8)]
+    assert [i for start, end in batches for i in range(start, end)] == list(range(len(texts)))
+    assert request_batches([], 5, 10) == []
+    assert request_batches(["年" * 4], 5, 10) == [(0, 1)]  # 12 bytes, alone in its batch
+    with pytest.raises(ValueError, match="max_texts"):
+        request_batches(texts, 0, None)
+    with pytest.raises(ValueError, match="batch_size must be from 1 to 1000"):
+        VoyageEmbedder(KEY, batch_size=1_001, session=ScriptedSession())
+
+
+def test_models_of_one_family_share_a_vector_space_and_other_families_mean_re_embedding() -> None:
+    from lab.services import same_vector_space, voyage_family
+
+    assert voyage_family("voyage-4-lite") == voyage_family("voyage-4-large") == "voyage-4"
+    assert same_vector_space("voyage-4-large", "voyage-4-lite")
+    assert not same_vector_space("voyage-3.5", "voyage-4")
+    assert voyage_family("voyage-code-3") == "voyage-code-3"
+
+
+def test_embedding_prices_name_the_model_and_the_batch_api_takes_a_third_off() -> None:
+    from lab.services import VOYAGE_PRICES, EmbeddingPrice
+
+    assert {model: price.usd_per_million for model, price in VOYAGE_PRICES.items()} == {
+        "voyage-4-large": 0.12, "voyage-4": 0.06, "voyage-4-lite": 0.02}
+    price = VOYAGE_PRICES["voyage-4"]
+    assert price.cost(1_000_000) == pytest.approx(0.06)
+    assert price.cost(1_000_000, batch=True) == pytest.approx(0.06 * 0.67)
+    with pytest.raises(ValueError, match="names its model"):
+        EmbeddingPrice("", 0.06)
+    with pytest.raises(ValueError, match="batch_discount"):
+        EmbeddingPrice("m", 0.06, batch_discount=1.0)
+    with pytest.raises(ValueError, match="tokens must be >= 0"):
+        price.cost(-1)

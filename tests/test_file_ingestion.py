@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker
+from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker, SemanticChunker
 from lab.course.lesson12 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.index import IndexStore, ModelNotServingError
@@ -157,6 +157,17 @@ def test_a_new_chunker_version_with_the_same_parameters_is_stale_too(store, fold
         chunker_version = "2"
 
     assert stale_chunks(store, "docs", FileChunkers({".md": Revised()})) == {"markdown_header": store.count_chunks()}
+
+
+def test_a_semantic_chunker_is_recorded_by_its_model_and_another_model_makes_its_chunks_stale(
+        store, folder, embedder) -> None:
+    semantic = FileChunkers({".md": SemanticChunker(embedder)})
+    first = ingest_folder(store, folder, embedder, chunkers=semantic)
+    assert {r.chunker for r in store.ingested_files("docs").values()} == {"semantic"}
+    assert ingest_folder(store, folder, embedder, chunkers=semantic).files_cut == 0
+    other = LsaEmbedder(n_components=8).fit([p for _, t in load_docs_corpus() for p in t.split("\n\n") if p.strip()])
+    assert stale_chunks(store, "docs", FileChunkers({".md": SemanticChunker(other)})) == {
+        "semantic": first.chunks_total}
 
 
 def test_each_file_type_keeps_its_own_chunker_and_only_the_changed_one_goes_stale(store, folder, embedder) -> None:

@@ -115,3 +115,27 @@ def test_rows_created_or_edited_during_the_read_are_all_there(monkeypatch) -> No
     ids = [row["id"] for row in read.rows]
     assert len(ids) == len(set(ids)) == len([p for p in workspace.pages.values() if p.parent_type == "data_source_id"])
     assert read.windows > 6
+
+
+def test_a_shaped_read_keeps_only_what_the_shape_returns_and_still_reads_every_row(big) -> None:
+    _, client, ds = big
+    read = query_every_row(client.data_sources.query, ds, shape=lambda row: {"id": row["id"],
+                                                                            "created_time": row["created_time"]})
+    assert len(read.rows) == 25_000 == len({row["id"] for row in read.rows}) and read.windows == 3
+    assert all(set(row) == {"id", "created_time"} for row in read.rows)
+
+
+def test_the_fields_a_listing_keeps_give_every_page_the_metadata_of_its_whole_object() -> None:
+    from lab.ingest.page_reads import PageRead, page_essentials
+    from lab.ingest.reading import find_data_source, publishable_pages
+    from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
+
+    sim = bakery_simulator(seed=0)
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=NoPacing())
+    rows = publishable_pages(client, find_data_source(client)["id"]).rows
+    assert len(rows) == 40
+    for row in rows:
+        kept = page_essentials(row)
+        assert PageRead(kept, []).info == PageRead(row, []).info
+        assert len(str(kept)) < len(str(row)) / 2

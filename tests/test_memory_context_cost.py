@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+
+from lab.services import DEFAULT_MODEL, DEFAULT_PRICE, ModelPrice
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -52,7 +54,8 @@ def test_default_params_are_the_lesson_scenario() -> None:
     params = ContextParams()
     assert (params.p, params.u, params.r, params.n) == (200, 150, 250, 5)
     assert (params.per_summarised_turn, params.summary_cap, params.k, params.f) == (100, 800, 3, 300)
-    assert params.usd_per_million == 2.00
+    assert params.price == DEFAULT_PRICE and params.price.model == DEFAULT_MODEL
+    assert (params.price.input_usd_per_million, params.price.output_usd_per_million) == (2.00, 10.00)
 
 
 def test_per_turn_contexts_at_turns_1_10_20_30_match_the_lesson_table() -> None:
@@ -121,7 +124,9 @@ def test_cost_of_the_thirty_turn_conversation_is_0369_0106_0075_usd() -> None:
 
 
 def test_cost_follows_the_price_parameter() -> None:
-    assert cost_usd(1_000_000, ContextParams(usd_per_million=3.0)) == pytest.approx(3.0)
+    other = ModelPrice("another-model", 3.0, 15.0)
+    assert cost_usd(1_000_000, ContextParams(price=other)) == pytest.approx(3.0)
+    assert other.cost(1_000_000, 1_000_000) == pytest.approx(18.0)
 
 
 def test_at_turn_30_full_history_sends_9_56_times_the_retrieval_context() -> None:
@@ -160,8 +165,12 @@ def test_params_refuse_negative_sizes_and_a_zero_rewrite_period() -> None:
         ContextParams(n=0)
     with pytest.raises(TypeError, match="p must be a whole number"):
         ContextParams(p=200.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="usd_per_million"):
-        ContextParams(usd_per_million=-2.0)
+    with pytest.raises(TypeError, match="names its model"):
+        ContextParams(price=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="input_usd_per_million"):
+        ModelPrice("m", -2.0, 1.0)
+    with pytest.raises(ValueError, match="names the model"):
+        ModelPrice("", 2.0, 1.0)
 
 
 def test_params_are_frozen_and_overridable_one_field_at_a_time() -> None:

@@ -16,7 +16,7 @@ import requests
 from lab.clock import SimulatedClock
 from lab.memory import RetrievedNote, assemble_prompt, check_citations
 from lab.retry import RetryPolicy
-from lab.services import ModelAnswer, ModelCallError, Skipped, call_model
+from lab.services import ModelAnswer, ModelCallError, ModelRefusal, Skipped, call_model
 from tests.fake_transport import ScriptedSession, answer, policy_waits
 from tests.leaks import leaks, shown
 
@@ -270,3 +270,35 @@ def test_a_key_with_a_line_break_is_refused_without_being_shown(monkeypatch: pyt
     with pytest.raises(ValueError, match="ANTHROPIC_API_KEY contains a line break") as caught:
         call_model(PROMPT, session=session)  # type: ignore[arg-type]
     assert session.sent == [] and leaks(key, shown(caught.value)) == []
+
+
+def test_a_refusal_raises_so_no_caller_uses_it_as_an_answer(server: FakeMessagesServer,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+    server.reply = dict(REPLY, stop_reason="refusal", content=[{"type": "text", "text": "Sure, here is"}])
+    with pytest.raises(ModelRefusal, match="declined the request") as raised:
+        call_model(PROMPT, base_url=server.base_url)
+    assert isinstance(raised.value, ModelCallError) and KEY not in shown(raised.value)
+    assert len(server.requests) == 1  # a refusal is an answer, not a failure to retry
+
+
+def test_tools_and_betas_are_declared_and_tool_use_blocks_read_back(server: FakeMessagesServer,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+    tool_use = {"type": "tool_use", "id": "toolu_01", "name": "memory", "input": {"command": "view", "path": "/memories"}}
+    server.reply = dict(REPLY, stop_reason="tool_use", content=[{"type": "text", "text": "Let me check."}, tool_use])
+    answer = call_model(PROMPT, base_url=server.base_url, tools=[{"type": "memory_20250818", "name": "memory"}],
+                        betas=["context-management-2025-06-27"])
+    [request] = server.requests
+    assert request["body"]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
+    assert request["headers"]["anthropic-beta"] == "context-management-2025-06-27"
+    assert isinstance(answer, ModelAnswer) and answer.stop_reason == "tool_use"
+    assert answer.tool_uses("memory") == [tool_use] and answer.tool_uses("other") == []
+    assert answer.content[0] == {"type": "text", "text": "Let me check."}
+
+
+def test_without_tools_the_body_declares_none(server: FakeMessagesServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+    call_model(PROMPT, base_url=server.base_url)
+    [request] = server.requests
+    assert "tools" not in request["body"] and "anthropic-beta" not in request["headers"]

@@ -226,6 +226,42 @@ def test_pages_kept_by_an_unfinished_index_stay_out_of_the_published_state(tmp_p
     assert store.staged_count() == 0
 
 
+def test_a_run_reads_its_kept_pages_back_one_at_a_time_and_its_vectors_by_key(tmp_path) -> None:
+    from lab.index import StagedPage
+
+    store = IndexStore(tmp_path / "kb.sqlite")
+    published = store.state()
+    for page in ("p1", "p2", "p3"):
+        store.stage_page(StagedPage(page_id=page, parent_id=None, read_at="t", body=f'{{"page": "{page}"}}'), "ds")
+    assert sorted(page.body for page in store.each_staged_read("ds", ["p3", "p1", "p9"])) == [
+        '{"page": "p1"}', '{"page": "p3"}']  # a page with no read kept is left out
+    assert [page.page_id for page in store.each_staged_page("ds")] == ["p1", "p2", "p3"]
+    store.stage_vectors(["m|passage|a", "m|passage|b"], unit_rows(2, 4))
+    kept = store.staged_vectors(["m|passage|b", "m|passage|z"])
+    assert list(kept) == ["m|passage|b"] and np.array_equal(kept["m|passage|b"], unit_rows(2, 4)[1])
+    assert store.state() == published and store.staged_vector_count() == 2
+    with pytest.raises(ValueError, match="one vector per key"):
+        store.stage_vectors(["m|passage|c"], unit_rows(2, 4))
+    store.clear_staged()
+    assert store.staged_count() == store.staged_vector_count() == 0
+
+
+def test_a_full_index_counts_again_from_an_empty_vocabulary_and_sweeps_chunks_of_no_page(tmp_path) -> None:
+    from lab.vectors.counting import learn_counts
+
+    store = IndexStore(tmp_path / "kb.sqlite")
+    chunks = [chunk(i) for i in range(3)] + [chunk(0, page="gone")]
+    store.put_term_counts(chunks, *learn_counts([c["text"] for c in chunks], str.split), "tfidf", "split")
+    store.put_pages([IndexedPage(info=PageMetadata(id="p1", title="P", type="faq", edited="x"))])
+    assert store.count_page_chunks(["p1", "gone"]) == 4 and store.count_page_chunks([]) == 0
+    assert store.chunks_without_page() == ["gone:s:00"] and store.page_ids() == {"p1"}
+    assert [[row["id"] for row in rows] for rows in store.chunk_batches(3)] == [
+        ["gone:s:00", "p1:s:00", "p1:s:01"], ["p1:s:02"]]
+    store.clear_term_counts("tfidf", "lower")
+    assert store.count_chunks() == 4 and store.count_chunks("tfidf") == 0 and store.models() == {"tfidf": 0}
+    assert store.counts_analyzer("tfidf") == "lower"
+
+
 def test_a_closed_index_names_the_mistake_when_used_again_and_closing_twice_is_harmless(tmp_path) -> None:
     store = IndexStore(tmp_path / "kb.sqlite")
     store.close()

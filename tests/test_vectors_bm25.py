@@ -102,6 +102,27 @@ def test_a_score_is_idf_times_saturated_term_frequency_with_length_normalisation
     assert isinstance(index.weights_, sp.csc_matrix) and index.weights_.shape == (3, len(index.vocabulary_))
 
 
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    dense=st.integers(1, 12).flatmap(lambda n_terms: st.lists(
+        st.lists(st.sampled_from([0, 0, 0, 1, 1, 2, 3, 7]), min_size=n_terms, max_size=n_terms), min_size=1, max_size=20)),
+    k1=st.sampled_from([0.0, 0.9, 1.5, 2.0]),
+    b=st.sampled_from([0.0, 0.75, 1.0]),
+    idf=st.sampled_from(["lucene", "robertson", "atire"]),
+)
+def test_every_stored_weight_is_the_formula_to_the_last_bit(dense: list[list[int]], k1: float, b: float, idf: str) -> None:
+    counts = sp.csr_matrix(np.array(dense, dtype=np.int32))
+    index = BM25(k1=k1, b=b, idf=idf).fit_counts(counts, [f"t{column:02d}" for column in range(counts.shape[1])])
+    rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
+    tf = counts.data.astype(np.float64)
+    length_norm = k1 * (1 - b + b * index.doc_lengths_ / (index.avgdl_ if index.avgdl_ > 0 else 1.0))
+    expected = index.idf_[counts.indices] * (tf / (tf + length_norm[rows]))
+    by_document = index.weights_.tocsr()
+    assert by_document.indptr.tolist() == counts.indptr.tolist() and by_document.indices.tolist() == counts.indices.tolist()
+    assert by_document.data.tobytes() == expected.tobytes()
+    assert index.weights_.has_sorted_indices
+
+
 def test_a_repeated_query_term_counts_once_per_repetition() -> None:
     index = BM25().fit(DOCS)
     np.testing.assert_allclose(index.score("nuez nuez"), 2 * index.score("nuez"))

@@ -9,21 +9,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lab.vectors import BM25, top_k_rows, top_k_sparse_product
-from lab.vectors.max_score import SMALL_QUERY, update_top_k_max_score
+from lab.vectors.max_score import LEVELS, SMALL_QUERY, level_values, update_top_k_max_score, weight_levels
 from lab.vectors.search import _ranked
 from lab.vectors.top_k import new_buffers
 
 
+def _column_maxima(weights: sp.csc_matrix) -> np.ndarray:
+    return np.array([weights.data[weights.indptr[column]:weights.indptr[column + 1]].max(initial=0.0)
+                     for column in range(weights.shape[1])])
+
+
 def _max_score(queries: sp.csr_matrix, weights: sp.csc_matrix, k: int, mask: np.ndarray, min_score: float,
-               window: int) -> list[list[tuple[int, float]]]:
-    """The MaxScore path on every query, however small (``small_query`` 0), in windows of ``window`` rows."""
-    bounds = np.zeros(weights.shape[1])
-    for column in range(weights.shape[1]):
-        stored = weights.data[weights.indptr[column]:weights.indptr[column + 1]]
-        bounds[column] = stored.max(initial=0.0)
+               window: int, levels: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
+    """The MaxScore path on every query, however small (``small_query`` 0), in windows of ``window`` rows,
+    with each weight's smallest level or the ``levels`` given."""
+    bounds = _column_maxima(weights)
     found = new_buffers(queries.shape[0], min(k, weights.shape[0]))
     update_top_k_max_score(queries.indptr.astype(np.int64), queries.indices.astype(np.int64),
                            queries.data.astype(np.float64), weights.indptr, weights.indices, weights.data, bounds,
+                           weight_levels(weights, bounds) if levels is None else levels,
                            mask, min_score, window, 0, *found)
     return _ranked(*found)
 
@@ -57,6 +61,31 @@ def test_max_score_gives_the_rows_and_scores_of_the_plain_loop_to_the_last_bit(p
     plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
     skipping = _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window)
     assert skipping == plain
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(problem=_problems(), looser=st.data())
+def test_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(problem, looser) -> None:  # type: ignore[no-untyped-def]
+    # a level is only a bound: a looser one (up to LEVELS, the column's largest weight) may cost time, never a result
+    weights, queries, k, mask, min_score, window = problem
+    levels = weight_levels(weights, _column_maxima(weights))
+    raised = np.array(looser.draw(st.lists(st.integers(0, LEVELS), min_size=levels.size, max_size=levels.size)))
+    levels = np.maximum(levels, raised).astype(np.uint8)
+    plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
+    assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, levels) == plain
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(values=st.lists(st.floats(0.0, 1e6, allow_subnormal=False), min_size=1, max_size=30))
+def test_a_level_is_the_smallest_that_bounds_its_weight(values: list[float]) -> None:
+    weights = sp.csc_matrix(np.array(values).reshape(-1, 1))
+    bound = weights.data.max(initial=0.0)
+    levels = weight_levels(weights, np.array([bound]))
+    values = level_values(bound)
+    assert levels.dtype == np.uint8 and levels.shape == weights.data.shape and values[LEVELS] == bound
+    for weight, level in zip(weights.data, levels):
+        assert values[level] >= weight
+        assert level == 0 or values[level - 1] < weight
 
 
 def test_scores_are_summed_in_the_query_order_even_for_rows_found_by_lookup() -> None:
@@ -124,9 +153,13 @@ def test_column_bounds_are_refused_with_unmatched_rows_negative_query_values_or_
         top_k_sparse_product(sp.csr_matrix(-np.ones((1, 3))), weights, 2, column_bounds=np.ones(3))
     with pytest.raises(ValueError, match=r"one bound per term \(3,\)"):
         top_k_sparse_product(sp.csr_matrix(np.ones((1, 3))), weights, 2, column_bounds=np.ones(2))
+    with pytest.raises(ValueError, match="one uint8 per stored weight"):
+        top_k_sparse_product(sp.csr_matrix(np.ones((1, 3))), weights, 2, column_bounds=np.ones(3),
+                             levels=np.zeros(3, dtype=np.int64))
 
 
-def test_max_weights_are_each_terms_largest_weight() -> None:
+def test_max_weights_are_each_terms_largest_weight_and_levels_round_each_weight_up_to_a_step_of_it() -> None:
     index = BM25().fit(["pan pan sal", "pan", "sal té", "té té té pan"])
     for column in range(len(index.vocabulary_)):
         assert index.max_weights_[column] == index.weights_[:, column].max()
+    np.testing.assert_array_equal(index.weight_levels_, weight_levels(index.weights_, index.max_weights_))

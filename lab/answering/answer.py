@@ -8,8 +8,10 @@ confidence it abstains with a fixed answer that says whom to ask, rather than gu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lab.answering.escalation import EscalationRule, matching_rule
 from lab.answering.extractive import ExtractiveAnswerer
 from lab.answering.injection import Flag, flag_sources
 from lab.answering.prompt import AnswerPrompt, build_prompt
@@ -38,9 +40,11 @@ _CONFIDENCE = " (a confidence: the share of the question's terms the best senten
 class Answer:
     """An answer and everything needed to check it.
 
-    ``cited`` are the numbers of the sources the answer cites (none when it abstains);
+    ``cited`` are the numbers of the sources the answer cites (none when it abstains or escalates);
     ``confidence`` is the best sentence's coverage of the question; ``flags`` the
-    instruction-like sentences found in the sources (left out of the answer).
+    instruction-like sentences found in the sources (left out of the answer); ``escalated`` names
+    the rule that sent the question to a person (:mod:`lab.answering.escalation`), whose reply is
+    the text, the sources attached for whoever answers.
     """
 
     question: str
@@ -50,6 +54,7 @@ class Answer:
     confidence: float
     abstained: bool
     flags: tuple[Flag, ...]
+    escalated: str | None = None
 
     def cited_sources(self) -> list[Source]:
         """The sources the answer cites, in citation order."""
@@ -71,14 +76,18 @@ class Answerer:
     k : how many chunks become numbered sources.
     threshold : the lowest confidence that is still answered (0: always answer).
     extractor : the offline answerer (an :class:`ExtractiveAnswerer` by default).
+    escalate : the kinds of question never answered automatically but passed to a person with the
+        sources found, e.g. ``(ALLERGY_RULE,)``, as the bakery's pages require for allergies.
     """
 
     def __init__(self, retriever: Retriever, k: int = 5, threshold: float = 0.0,
-                 extractor: ExtractiveAnswerer | None = None) -> None:
+                 extractor: ExtractiveAnswerer | None = None,
+                 escalate: Sequence[EscalationRule] = ()) -> None:
         self.retriever = retriever
         self.k = k
         self.threshold = threshold
         self.extractor = extractor or ExtractiveAnswerer()
+        self.escalate = escalate
 
     def fit(self, corpus: SearchCorpus | None = None) -> Answerer:
         """Fit the retriever and the extractor on ``corpus``; returns self. With no corpus the retriever
@@ -114,10 +123,14 @@ class Answerer:
         return build_prompt(question, self.sources(question))
 
     def answer(self, question: str) -> Answer:
-        """Answer from the sources with a citation after each sentence, or abstain."""
+        """Answer from the sources with a citation after each sentence, abstain, or escalate a question
+        of a kind that always goes to a person (its sources attached, nothing answered)."""
         check_share("threshold", self.threshold, _CONFIDENCE)  # it may have been set after fit (answer_table does)
         sources = self.sources(question)
         flags = flag_sources(sources)
+        rule = matching_rule(question, self.escalate)
+        if rule is not None:
+            return Answer(question, rule[0].reply, (), tuple(sources), 0.0, False, tuple(flags), escalated=rule[0].name)
         extracts = self.extractor.extract(question, sources, skip={(f.number, f.sentence) for f in flags})
         confidence = extracts[0].coverage if extracts else 0.0
         if not extracts or confidence < self.threshold:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-__all__ = ["AnswerCache", "CachedAnswer"]
+__all__ = ["AnswerCache", "CachedAnswer", "question_key"]
 
 T = TypeVar("T")
 
@@ -28,7 +28,8 @@ class CachedAnswer(Generic[T]):
     hit: bool
 
 
-def _key(question: str) -> str:
+def question_key(question: str) -> str:
+    """A question as the caches compare it: case folded, runs of spaces made one."""
     return " ".join(question.casefold().split())
 
 
@@ -50,7 +51,7 @@ class AnswerCache(Generic[T]):
         if isinstance(version, bool) or not isinstance(version, int):  # "3" < 4 would fail only on the next call
             raise TypeError(f"version is the index's generation (an int, store.generation()), not {version!r}")
         self._forget_older_than(version)
-        key = (_key(question), version)
+        key = (question_key(question), version)
         hit = key in self._answers
         if hit:
             self.hits += 1

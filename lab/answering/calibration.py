@@ -6,7 +6,9 @@ answered too. A threshold then decides after the fact: an answer below it become
 Raising it trades *coverage* (the share of answerable questions that get an answer) for
 *precision* (the share of those answers that cite a gold section) and for abstaining on the
 unanswerable ones. :func:`calibrate_threshold` picks the threshold that behaves right most often:
-an answerable question answered with a gold citation, an unanswerable one abstained on.
+an answerable question answered with a gold citation, an unanswerable one abstained on. A
+question the answerer escalates (:mod:`lab.answering.escalation`) goes to a person whatever the
+threshold, so the trade-off leaves it out; the table keeps it, marked ``escalated``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ def answer_table(answerer: Answerer, questions: Sequence[LabelledQuestion],
     """One row per question, answered without a threshold: confidence, cited units, a gold citation?
 
     ``unanswerable`` questions have no gold section (``relevant`` empty); ``cites_gold`` is
-    False for them.
+    False for them. With escalation rules, ``escalated`` names the rule that sent a question to a
+    person (empty when it was answered); such a question cites nothing.
     """
     threshold, answerer.threshold = answerer.threshold, 0.0
     try:
@@ -38,15 +41,20 @@ def answer_table(answerer: Answerer, questions: Sequence[LabelledQuestion],
             units = [source.unit for source in answer.cited_sources()]
             rows.append({"question": question.id, "answerable": answerable, "confidence": answer.confidence,
                          "cites_gold": any(unit in question.relevant for unit in units),
-                         "cited": "; ".join(section_label(s.title, s.section) for s in answer.cited_sources())})
+                         "cited": "; ".join(section_label(s.title, s.section) for s in answer.cited_sources()),
+                         "escalated": answer.escalated or ""})
     finally:
         answerer.threshold = threshold
-    return pd.DataFrame(rows, columns=["question", "answerable", "confidence", "cites_gold", "cited"])
+    columns = ["question", "answerable", "confidence", "cites_gold", "cited"]
+    return pd.DataFrame(rows, columns=columns + ["escalated"] if answerer.escalate else columns)
 
 
 def tradeoff_table(answers: pd.DataFrame, thresholds: Sequence[float]) -> pd.DataFrame:
     """For each threshold: coverage and precision on the answerable questions, the share of the
-    unanswerable ones abstained on, and the share of all questions handled right."""
+    unanswerable ones abstained on, and the share of all questions handled right (escalated
+    questions left out: a person answers them whatever the threshold)."""
+    if "escalated" in answers:
+        answers = answers[answers["escalated"] == ""]
     answerable, other = answers[answers["answerable"]], answers[~answers["answerable"]]
     rows = []
     for threshold in thresholds:

@@ -1,4 +1,4 @@
-"""From pages to chunks: flattening Notion blocks, the lab token counter, four chunkers.
+"""From pages to chunks: flattening Notion blocks, the lab token counter, six chunkers.
 
 - :func:`flatten_blocks` turns a page's ``(depth, block)`` traversal into a
   :class:`FlatDocument` (sections with exact offsets, role-keeping lines, block ids).
@@ -6,7 +6,8 @@
   plain text or a stream of notes, each made with its own constructor.
 - :class:`SectionTokenChunker` cuts token windows within sections (lesson 03).
 - :class:`MarkdownHeaderChunker`, :class:`ParagraphChunker` and :class:`WordWindowChunker`
-  are the strategies lesson 04 compares.
+  are the strategies lesson 04 compares; :class:`SemanticChunker` cuts where the meaning of
+  consecutive sentences jumps, measured by an embedding model it is given.
 - :func:`check_input_limit` names the chunks an embedding model would cut at its input
   limit, before any call; a chunker given ``input_limit`` refuses to return them.
 
@@ -30,6 +31,9 @@ from lab.chunking.markdown_outline import find_fences, parse_outline, parse_publ
 from lab.chunking.paragraphs import ParagraphChunker
 from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
 from lab.chunking.section_tokens import SectionTokenChunker
+from lab.chunking.semantic import SemanticChunker, SentenceJumps
+from lab.chunking.size_guidance import (SIZE_GUIDANCE, SizeGuidance, guidance_for, guidance_in_units, han_characters,
+                                        overlap_share, units_per_character)
 from lab.chunking.slugs import slugify
 from lab.chunking.tokens import TOKEN_PATTERN, count_tokens, token_spans
 from lab.chunking.word_windows import WordWindowChunker
@@ -41,8 +45,11 @@ __all__ = [
     "Document", "Note", "MarkdownFile", "SOURCE_SEPARATOR",
     "Chunk", "chunks_to_frame", "fingerprint",
     "Chunker", "SectionTokenChunker", "MarkdownHeaderChunker", "ParagraphChunker", "WordWindowChunker",
+    "SemanticChunker", "SentenceJumps",
     "window_count", "find_fences", "parse_outline", "parse_publication_comment", "slugify",
     "ChunkedCorpus", "chunk_pages",
     "check_input_limit", "InputLimitReport", "InputTooLongError",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
+    "SIZE_GUIDANCE", "SizeGuidance", "guidance_for", "guidance_in_units", "han_characters", "overlap_share",
+    "units_per_character",
 ]

@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "Separator", "blank_lines", "outline_lines", "all_lines", "item_lines", "sentences", "words",
-    "MARKDOWN_SEPARATORS", "OUTLINE_SEPARATORS", "AtomicSpans", "split_units", "pack_units", "split_to_budget",
+    "MARKDOWN_SEPARATORS", "OUTLINE_SEPARATORS", "MARKDOWN_SENTENCES", "OUTLINE_SENTENCES", "AtomicSpans",
+    "split_units", "pack_units", "split_to_budget", "split_sentences",
 ]
 
 #: A kind of boundary: given ``(text, start, end)``, the ``(start, end)`` spans of the separators
@@ -78,6 +79,11 @@ def words(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
 
 MARKDOWN_SEPARATORS: tuple[Separator, ...] = (blank_lines, item_lines, sentences, words)
 OUTLINE_SEPARATORS: tuple[Separator, ...] = (outline_lines, all_lines, sentences, words)
+#: The boundaries of a sentence, for chunkers that read a text sentence by sentence: in markdown or
+#: plain text, paragraphs, meaningful lines (items, rows) and sentence ends; in a flattened page,
+#: every line (a block) and sentence ends.
+MARKDOWN_SENTENCES: tuple[Separator, ...] = (blank_lines, item_lines, sentences)
+OUTLINE_SENTENCES: tuple[Separator, ...] = (all_lines, sentences)
 
 # Where an overlap may start when no unit starts in the tail: a sentence start, a line start
 # (with its indentation), a word start (after whitespace, or after a pause sign in text written
@@ -224,3 +230,24 @@ def split_to_budget(text: str, start: int, end: int, *, max_chars: int, overlap_
         return [span] if span[0] < span[1] else []
     units = split_units(text, start, end, max_chars, separators, atomic)
     return pack_units(text, units, max_chars, overlap_chars, atomic)
+
+
+def split_sentences(text: str, start: int, end: int, *, max_chars: int, separators: Sequence[Separator],
+                    atomic: AtomicSpans | None = None) -> list[tuple[int, int]]:
+    """Trimmed sentences of ``text[start:end]``: cut at every boundary ``separators`` find (not only
+    where a budget needs one), a sentence longer than ``max_chars`` then cut between words; atomic
+    spans stay whole."""
+    atomic = atomic or AtomicSpans()
+    spans = [(start, end)]
+    for separator in separators:
+        finer: list[tuple[int, int]] = []
+        for span_start, span_end in spans:
+            begin = span_start
+            for sep_start, sep_end in separator(text, span_start, span_end):
+                if not (atomic.inside(sep_start) or atomic.inside(sep_end)):
+                    finer.append((begin, sep_start))
+                    begin = sep_end
+            finer.append((begin, span_end))
+        spans = finer
+    return [unit for span_start, span_end in spans
+            for unit in split_units(text, span_start, span_end, max_chars, (words,), atomic)]

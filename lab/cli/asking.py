@@ -4,7 +4,7 @@
 object per question with ``--json``; with no question, or ``-``, it reads one question per line
 from standard input and answers each in the same process (the index is read and its search
 loaded once). ``ask`` answers one question from the sources it cites, or says that it abstains
-and why.
+and why; an allergy question it never answers: it goes to a person with its sources.
 """
 
 from __future__ import annotations
@@ -71,17 +71,19 @@ def search_command(args: argparse.Namespace) -> int:
 
 def ask_command(args: argparse.Namespace) -> int:
     """Print the cited answer to one question and its sources, or the abstention and why."""
-    from lab.answering import Answerer
+    from lab.answering import ALLERGY_RULE, Answerer
 
     question = " ".join(args.question).strip()
     if not question:
         raise CommandFailure(ExitCode.USAGE, "ask needs a question, e.g. python -m lab ask --db kb.sqlite "
                                              "'¿Abren el 1 de mayo?'")
     with open_existing_index(args.db) as store:
-        answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold).fit()
+        answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,)).fit()
         answer = answerer.answer(question)
     print(answer.text)
-    if answer.abstained:
+    if answer.escalated:
+        print(f"\n(escalated: {answer.escalated} always go to a person; these sources go with the question)")
+    elif answer.abstained:
         print(f"\n(abstained: the best sentence of the sources covers {answer.confidence:.0%} of the question, "
               f"below the threshold {args.threshold:g}; these were the closest sources)")
     print("\nsources (* cited):")

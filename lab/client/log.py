@@ -12,7 +12,7 @@ COLUMNS = ["t", "method", "route", "endpoint", "status", "code", "reason", "retr
            "attempt", "request_id"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a first index of 100,000 pages logs some 175,000 of them
 class RequestRecord:
     """One attempt: when it was sent, where, what came back, and the waits around it.
 

@@ -13,7 +13,8 @@ from lab.index.models import TFIDF_MODEL, CorpusModels, DenseVectors, stored_tfi
 from lab.index.schema import CHUNK_FIELDS, SCHEMA_VERSION
 from lab.index.store import IndexStore
 from lab.index.serving import ModelNotServingError, NoSwitchError, QueryVector, SwitchPendingError, require_serving
-from lab.index.sync_state import IndexedPage, IndexSnapshot, StagedPage
+from lab.index.staging import StagedPage
+from lab.index.sync_state import IndexedPage, IndexSnapshot
 from lab.index.term_count_rows import TermCounts
 
 __all__ = ["IndexStore", "IndexedPage", "IndexSnapshot", "StagedPage", "TermCounts", "IngestedFile", "StoreError",

@@ -10,7 +10,7 @@ term counts instead (:mod:`lab.index.term_count_rows`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,8 @@ from lab.index.schema import CHUNK_FIELDS
 from lab.vectors.tfidf import TfidfVectorizer
 
 __all__ = ["ChunkRows"]
+
+_CHUNK_COLUMNS = "id, page_id, title, type, section, ord, text, tokens, fingerprint, edited"
 
 
 class ChunkRows:
@@ -152,6 +154,27 @@ class ChunkRows:
                 found.update((cid, (page, fp)) for cid, page, fp in self._db.execute(
                     f"SELECT id, page_id, fingerprint FROM chunks WHERE {column} IN ({marks(batch)})", batch))
         return dict(sorted(found.items()))
+
+    def count_page_chunks(self, page_ids: Iterable[str]) -> int:
+        """How many chunks were cut from these pages (counted in the file: a sync about to remove pages
+        weighs them against the guardrail without loading them)."""
+        total = 0
+        for batch in batches(id_list(page_ids, "page_ids")):
+            total += self._db.execute(f"SELECT COUNT(*) FROM chunks WHERE page_id IN ({marks(batch)})",
+                                      batch).fetchone()[0]
+        return total
+
+    def chunk_batches(self, size: int = 1000) -> Iterator[list[dict[str, Any]]]:
+        """Every stored chunk row (as :meth:`chunks` gives them), ``size`` at a time in id order: a run
+        that counts the whole index again reads it a batch at a time, never all at once."""
+        after = ""
+        while True:
+            rows = self._db.execute(f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?",
+                                    (after, size)).fetchall()
+            if not rows:
+                return
+            yield [dict(zip(CHUNK_FIELDS, row)) for row in rows]
+            after = rows[-1][0]
 
     def count_chunks(self, model: str | None = None) -> int:
         """Distinct chunks (or rows of one model)."""

@@ -14,7 +14,7 @@ from lab.index.errors import SchemaVersionError
 
 __all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "create_tables", "check_schema", "tables"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
 
 _SCHEMA = """
@@ -74,6 +74,7 @@ CREATE TABLE staged_pages (
     read_at TEXT NOT NULL,
     body TEXT NOT NULL
 );
+CREATE TABLE staged_vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL);
 CREATE TABLE sync_state (source TEXT PRIMARY KEY, watermark TEXT NOT NULL);
 CREATE TABLE sync_runs (
     run INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,5 +1,5 @@
-"""What a sync needs besides chunks: the pages the index holds, the watermark, the log of runs, and
-the staging area where a first index keeps the pages it has read so that an interrupted one resumes."""
+"""What a sync needs besides chunks: the pages the index holds, the watermark and the log of runs (the
+reads a run keeps before it publishes are in the staging area, :mod:`lab.index.staging`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from lab.index.rows import id_list
 from lab.notion.pages import PageMetadata
 
-__all__ = ["IndexedPage", "IndexSnapshot", "StagedPage", "SyncState"]
+__all__ = ["IndexedPage", "IndexSnapshot", "SyncState"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,18 +42,9 @@ class IndexSnapshot:
     pages: dict[str, IndexedPage]
     chunk_count: int
 
-@dataclass(frozen=True, kw_only=True)
-class StagedPage:
-    """One page a first index read and kept before publishing: its read, encoded as text."""
-
-    page_id: str
-    parent_id: str | None
-    read_at: str
-    body: str
-
 
 class SyncState:
-    """Pages, watermarks, sync runs and the staging area (a part of ``IndexStore``)."""
+    """Pages, watermarks and sync runs (a part of ``IndexStore``)."""
 
     _db: sqlite3.Connection
 
@@ -80,6 +71,16 @@ class SyncState:
             self._db.executemany("DELETE FROM pages WHERE page_id = ?", [(p,) for p in page_ids])
             return removed
 
+    def page_ids(self) -> set[str]:
+        """The ids of the pages the index holds (a full index removes those it did not read again)."""
+        return {row[0] for row in self._db.execute("SELECT page_id FROM pages")}
+
+    def chunks_without_page(self) -> list[str]:
+        """Ids of the chunks cut from no page the index holds (written by another kind of run, or left
+        by a page removed): what a full index, which replaces the whole index, deletes last."""
+        return [row[0] for row in self._db.execute(
+            "SELECT id FROM chunks WHERE page_id NOT IN (SELECT page_id FROM pages) ORDER BY id")]
+
     def pages(self) -> dict[str, PageMetadata]:
         """Pages the index holds, by id, as they were when read (``edited`` is their last_edited_time then)."""
         return {page_id: page.info for page_id, page in self.indexed_pages().items()}
@@ -90,8 +91,8 @@ class SyncState:
                                 "shown_originals, held_originals FROM pages ORDER BY page_id")
         return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4]),
                                   read_at=r[5], parent_id=r[6], child_pages=r[7],
-                                  shown_originals=tuple(json.loads(r[8]).items()),
-                                  held_originals=tuple(json.loads(r[9]))) for r in rows}
+                                  shown_originals=() if r[8] == "{}" else tuple(json.loads(r[8]).items()),
+                                  held_originals=() if r[9] == "[]" else tuple(json.loads(r[9]))) for r in rows}
 
     def read_times(self) -> dict[str, str]:
         """When each page the index holds was read (ISO time; ``""`` if not recorded)."""
@@ -119,24 +120,3 @@ class SyncState:
         cursor = self._db.execute("SELECT * FROM sync_runs ORDER BY run")
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor]
-
-    def stage_page(self, page: StagedPage, data_source_id: str) -> None:
-        """Keep one page a first index has read (committed at once, outside the published index)."""
-        with self.transaction():
-            self._db.execute("INSERT OR REPLACE INTO staged_pages VALUES (?,?,?,?,?)",
-                             (page.page_id, data_source_id, page.parent_id, page.read_at, page.body))
-
-    def staged_pages(self, data_source_id: str) -> list[StagedPage]:
-        """The pages kept for a first index of this data source, in page id order."""
-        rows = self._db.execute("SELECT page_id, parent_id, read_at, body FROM staged_pages "
-                                "WHERE data_source_id = ? ORDER BY page_id", (data_source_id,))
-        return [StagedPage(page_id=r[0], parent_id=r[1], read_at=r[2], body=r[3]) for r in rows]
-
-    def staged_count(self) -> int:
-        """How many pages an interrupted first index left in the staging area."""
-        return self._db.execute("SELECT COUNT(*) FROM staged_pages").fetchone()[0]
-
-    def clear_staged(self) -> None:
-        """Empty the staging area (when the index it was read for is published)."""
-        with self.transaction():
-            self._db.execute("DELETE FROM staged_pages")

@@ -94,6 +94,16 @@ class TermCountRows:
                                    data[indptr[i]:indptr[i + 1]].tobytes()) for i, chunk_id in enumerate(ids)])
             self._move_document_frequencies(indices, +1)
 
+    def clear_term_counts(self, model: str, analyzer: str) -> None:
+        """Forget every chunk's term counts and the whole vocabulary but keep the chunk rows, and make
+        ``model`` the sparse model ``analyzer`` counts: a full index then counts its chunks batch by batch
+        (:meth:`put_term_counts`), and still tells a chunk it holds again from a new one."""
+        with self.transaction():
+            self._db.execute("DELETE FROM term_counts")
+            self._db.execute("DELETE FROM terms")
+            self._db.execute("DELETE FROM models WHERE model = ? AND kind = 'counts'", (model,))
+            self._register_counts(model, analyzer)
+
     def replace_term_counts(self, chunks: Sequence[Any], counts: sp.csr_matrix, terms: Sequence[str], model: str,
                             analyzer: str) -> None:
         """Make ``model``'s rows exactly these chunks' term counts (a new analyzer counts every chunk again)."""

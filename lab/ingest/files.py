@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
+from lab.chunking.conversion import CONVERTERS, document_markdown
 from lab.embedders import DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches
 from lab.errors import LabError
 from lab.index import IndexStore, IngestedFile
@@ -75,7 +76,7 @@ class ChunkerRecipe:
     @classmethod
     def of(cls, chunker: Chunker) -> ChunkerRecipe:
         params = {name: getattr(chunker, name) for name in _init_params(chunker)}
-        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True),
+        return cls(name=chunker.chunker_name, params=json.dumps(params, sort_keys=True, default=_named_param),
                    version=chunker.chunker_version)
 
     def made(self, record: IngestedFile) -> bool:
@@ -87,6 +88,16 @@ def _init_params(chunker: Chunker) -> list[str]:
     return [p for p in inspect.signature(type(chunker).__init__).parameters if p != "self"]
 
 
+def _named_param(value: object) -> str:
+    """A parameter that is an object by its ``name``: the embedding model a semantic chunker measures
+    with is recorded by its model name, so another model makes its chunks stale."""
+    name = getattr(value, "name", None)
+    if not isinstance(name, str):
+        raise TypeError(f"a chunker parameter of type {type(value).__name__} has neither a JSON form nor a name; "
+                        "give it a name attribute that changes whenever it would cut differently")
+    return name
+
+
 @dataclass(frozen=True)
 class FileChunkers:
     """Which chunker cuts which file, by suffix (``{".md": MarkdownHeaderChunker()}`` by default).
@@ -96,15 +107,27 @@ class FileChunkers:
 
     by_suffix: Mapping[str, Chunker] = field(default_factory=lambda: {".md": MarkdownHeaderChunker()})
 
+    @classmethod
+    def with_documents(cls, chunker: Chunker | None = None) -> FileChunkers:
+        """Markdown files and the documents converted to markdown (PDF, Word, web pages), all cut by ``chunker``."""
+        chunker = chunker or MarkdownHeaderChunker()
+        return cls({".md": chunker, **{suffix: chunker for suffix in CONVERTERS}})
+
     def chunker(self, path: str) -> Chunker | None:
         return self.by_suffix.get(PurePosixPath(path).suffix)
 
+    def text(self, path: str, data: bytes) -> str:
+        """What a file's chunks are cut from: a document's markdown (:mod:`lab.chunking.conversion`), else its text."""
+        if PurePosixPath(path).suffix.lower() in CONVERTERS:
+            return document_markdown(path, data)
+        return file_text(path, data)
+
     def split(self, path: str, text: str) -> list[Chunk]:
-        """The chunks of one file, read as markdown if it is ``.md``, as plain text otherwise."""
+        """The chunks of one file, read as markdown if it is ``.md`` or a converted document, as plain text otherwise."""
         chunker = self.chunker(path)
         if chunker is None:
             raise ValueError(f"no chunker for {path!r}; these suffixes have one: {sorted(self.by_suffix)}")
-        if PurePosixPath(path).suffix == ".md":
+        if PurePosixPath(path).suffix == ".md" or PurePosixPath(path).suffix.lower() in CONVERTERS:
             return chunker.split(Document.from_markdown(text, path))
         return chunker.split(Document.from_text(text, path, title=PurePosixPath(path).stem))
 
@@ -207,7 +230,7 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
             continue
         if record and not recipe.made(record):
             plan.stale += len(links.get(path, ()))
-        chunks = chunkers.split(path, file_text(path, data))
+        chunks = chunkers.split(path, chunkers.text(path, data))
         plan.records.append(IngestedFile(path=path, content_hash=digest, chunker=recipe.name,
                                          chunker_params=recipe.params, chunker_version=recipe.version))
         plan.ids_by_file[path] = [c.id for c in chunks]

@@ -77,17 +77,20 @@ def publishable_filter(prop: str = PUBLISHABLE_PROPERTY) -> dict[str, Any]:
     return {"property": prop, "checkbox": {"equals": True}}
 
 
-def publishable_pages(client: NotionClient, data_source_id: str,
-                      publishable_property: str = PUBLISHABLE_PROPERTY) -> RowsRead:
+def publishable_pages(client: NotionClient, data_source_id: str, publishable_property: str = PUBLISHABLE_PROPERTY,
+                      shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> RowsRead:
     """The page objects of the data source whose checkbox ``publishable_property`` is ticked, however
-    many (past Notion's 10,000 results a query, in creation-time windows: :func:`~lab.client.query_every_row`)."""
-    return query_every_row(client.data_sources.query, data_source_id, filter=publishable_filter(publishable_property))
+    many (past Notion's 10,000 results a query, in creation-time windows: :func:`~lab.client.query_every_row`);
+    each as ``shape`` makes it if given (:func:`~lab.ingest.page_reads.page_essentials`)."""
+    return query_every_row(client.data_sources.query, data_source_id, filter=publishable_filter(publishable_property),
+                           shape=shape)
 
 
 def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
                         publishable_property: str = PUBLISHABLE_PROPERTY, data_source_id: str | None = None,
                         on_page: Callable[[PageRead], None] | None = None,
-                        earlier: Mapping[str, PageRead] | None = None) -> KnowledgeBaseRead:
+                        earlier: Mapping[str, PageRead] | None = None,
+                        shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> KnowledgeBaseRead:
     """Search for the data source (unless its id is given), list its publishable pages, read each
     one's blocks, then every sub-page under them (:mod:`lab.ingest.sub_pages`).
 
@@ -95,12 +98,13 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     ``earlier`` holds the reads an interrupted run kept: a page whose read there is current (same
     ``last_edited_time``, read after that minute closed) is taken from there; everything else is
     read now, and ``on_page`` hears of each page read now (the full index keeps it; the command
-    line prints progress).
+    line prints progress). ``shape`` keeps only part of each listed page object (the indexer's
+    :func:`~lab.ingest.page_reads.page_essentials`); every page object is kept whole otherwise.
     """
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
     result = KnowledgeBaseRead(data_source_id if data_source_id is not None else find_data_source(client, title)["id"])
-    listing = publishable_pages(client, result.data_source_id, publishable_property)
+    listing = publishable_pages(client, result.data_source_id, publishable_property, shape)
     listed, result.query_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, known, listed)
     for page in listed:

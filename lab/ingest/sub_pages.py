@@ -30,7 +30,7 @@ from typing import Any
 from lab.client import NotionClient
 from lab.client.traversal import WalkReport
 from lab.ingest.page_parents import ParentPages, has_block_parent
-from lab.ingest.page_reads import PageRead, read_is_current, read_page, retrieve_page, visible_pages
+from lab.ingest.page_reads import PageRead, document_info, read_is_current, read_page, retrieve_page, visible_pages
 from lab.index import IndexedPage
 from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
@@ -46,7 +46,7 @@ def known_read_is_current(page: dict[str, Any], known: IndexedPage | None, origi
     original it shows from another page shows the same now (asked of ``originals`` only then)."""
     if known is None or known.parent_id != (parent.id if parent is not None else None):
         return False
-    expected = PageRead(page, [], parent).info
+    expected = document_info(page, parent)
     return (known.info.title == expected.title and known.info.type == expected.type
             and read_is_current(page, known.info.edited, known.read_at)
             and originals.unchanged(dict(known.shown_originals), known.read_at))

@@ -16,11 +16,17 @@ not their text changed.
 A run costs what changed: it looks up only the stored chunks of the pages it read or removes
 (through the index's page index), writes the term counts of new and changed chunks only (the
 idf is recomputed when the index is read, :mod:`lab.index`), and sends only those to a
-dense model. A full index chunks each page as it reads it and drops its blocks.
+dense model.
 
-Every network read happens before the first write, and every write happens in one SQLite
-transaction: a failure anywhere (network error, exception, kill) leaves the previous index and
-watermark exactly as they were, and running the sync again completes the work. A run plans
+A run's memory does not grow with the workspace: each page it reads goes to the staging area of
+the index file as soon as it is read, and the run keeps only the page's metadata; it is then
+published a batch of pages at a time (:mod:`lab.ingest.publishing`): cut, compared with the index,
+embedded into the staging area before the transaction, and written inside it.
+
+Every network read (and every call to a dense model) happens before the first write, and every
+write happens in one SQLite transaction: a failure anywhere (network error, exception, kill)
+leaves the previous index and watermark exactly as they were, and running the sync again
+completes the work. A run plans
 against a snapshot of the index and writes only if no other run has published since (the
 index's generation number has not moved); otherwise it plans again from the index as it now
 is, so two syncs on one file, in one process or two, never lose an edit.
@@ -36,23 +42,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.chunking import Chunk, SectionTokenChunker
-from lab.chunking.corpus import chunk_pages
+from lab.chunking import SectionTokenChunker
 from lab.client import NotionClient, WalkReport, query_every_row
 from lab.clock import Clock, iso_minute
-from lab.ingest.checkpoint import ReadCheckpoint
+from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
 from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, check_max_share
-from lab.ingest.page_reads import PageRead, read_page
+from lab.ingest.page_reads import PageRead, page_essentials, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
 from lab.embedders import DenseEmbedder
-from lab.index import TFIDF_MODEL, DenseVectors, IndexSnapshot, IndexStore, IndexedPage
+from lab.index import IndexSnapshot, IndexStore
+from lab.ingest.publishing import DEFAULT_BATCH_PAGES, Publication, Tally
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
-from lab.vectors.counting import learn_counts
 
 __all__ = ["SyncConfig", "SyncReport", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
            "cost_table", "MAX_ATTEMPTS"]
@@ -71,9 +76,12 @@ class SyncConfig:
     max_delete_share: float = 0.5
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
+    batch_pages: int = DEFAULT_BATCH_PAGES  # pages cut, embedded and written at a time: what a run holds
 
     def __post_init__(self) -> None:
         check_max_share(self.max_delete_share)
+        if isinstance(self.batch_pages, bool) or not isinstance(self.batch_pages, int) or self.batch_pages < 1:
+            raise ValueError(f"batch_pages must be a whole number of pages, at least 1, not {self.batch_pages!r}")
 
 
 @dataclass(kw_only=True)
@@ -111,71 +119,59 @@ class SyncReport:
                 "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
 
 
-def _chunk(read: list[PageRead], config: SyncConfig) -> list[Chunk]:
-    return chunk_pages(read, config.chunker).chunks
-
-
-def _write_term_counts(store: IndexStore, config: SyncConfig, changes: _Changes) -> None:
-    """Write the term counts of the chunks whose text is new, inside the run's transaction.
-
-    Only those chunks' rows and the frequencies of their terms change (see :mod:`lab.index`);
-    a full index replaces them all, and counts made by another analyzer are all made again.
-    """
-    analyzer = repr(config.analyzer)
-    if changes.publishes_staging or store.counts_analyzer(TFIDF_MODEL) not in (None, analyzer):
-        kept = [] if changes.publishes_staging else [
-            row for row in store.chunks(TFIDF_MODEL) if row["page_id"] not in changes.reread]
-        texts = [row["text"] for row in kept] + [c.text for c in changes.fresh]
-        store.replace_term_counts(kept + changes.fresh, *learn_counts(texts, config.analyzer), TFIDF_MODEL,
-                                  analyzer)
-    elif changes.embed:
-        counts, terms = learn_counts([c.text for c in changes.embed], config.analyzer)
-        store.put_term_counts(changes.embed, counts, terms, TFIDF_MODEL, analyzer)
-    if TFIDF_MODEL in store.models() and store.count_chunks(TFIDF_MODEL) == 0:
-        store.drop_model(TFIDF_MODEL)  # the model goes with its last chunk
-
-
 @dataclass(frozen=True, kw_only=True)
 class _Changes:
-    """What one run writes, worked out after every read and applied in one transaction."""
+    """What one run publishes, worked out after every read and written in one transaction."""
 
     source_id: str
     generation: int  # of the snapshot planned against: the write happens only if it has not moved
-    reread: set[str]  # pages read: their stored chunks give way to ``fresh``
-    fresh: list[Chunk]  # every chunk of the pages read
-    unchanged: list[Chunk]  # those whose text the index already holds (rows rewritten, vectors kept)
-    embed: list[Chunk]  # new and changed chunks: their term counts, and the dense model's vectors
-    delete_chunks: set[str]
+    staging: ReadCheckpoint  # where the run's reads wait
+    pages: list[StagedRead]  # the pages read (or resumed): their stored chunks give way to theirs
     remove_pages: set[str]
-    pages: list[IndexedPage]  # the pages read
-    publishes_staging: bool = False  # a full index: its checkpoint is spent
+    full: bool = False  # a full index: it replaces the whole index, and its checkpoint is spent
+
+
+def _publication(store: IndexStore, config: SyncConfig, changes: _Changes) -> Publication:
+    return Publication(store, changes.staging, changes.pages, chunker=config.chunker, analyzer=config.analyzer,
+                       dense=config.dense, full=changes.full, batch_pages=config.batch_pages)
 
 
 def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
-    """Apply one run's changes in a single transaction (all of them, or none), if no other run
-    published since its snapshot."""
-    dense = DenseVectors.embed(config.dense, changes.embed) if config.dense and changes.embed else None
-    with store.transaction():  # the embedding above is a network call: it happens before any write
+    """Publish one run's changes in a single transaction (all of them, or none), a batch of pages at a
+    time, if no other run published since its snapshot; a dense model is called before it begins."""
+    publication = _publication(store, config, changes)
+    if config.dense is not None:
+        if changes.full:  # a sync surveyed when it planned
+            publication.survey()
+        publication.embed()  # a network call: it happens before any write
+    with store.transaction():
         check_unmoved(store, changes.generation)
+        held = store.count_chunks()
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
         if config.search_recipe is not None:
             store.set_search_recipe(config.search_recipe)
-        store.delete_pages(changes.remove_pages)
-        store.delete_chunks(changes.delete_chunks)
-        store.update_chunks(changes.unchanged)  # same text, but the page's last edit, title or order moved
-        _write_term_counts(store, config, changes)
-        if dense is not None:
-            dense.save(store)
-        store.put_pages(changes.pages)
+        removed = store.delete_pages(changes.remove_pages) + len(changes.remove_pages)
+        tally = publication.write()
+        if changes.full:  # what the index held and this run did not write again goes
+            gone = store.page_ids() - {page.page_id for page in changes.pages}
+            removed += store.delete_pages(gone) + len(gone) + store.delete_chunks(store.chunks_without_page())
+            _count_full(report, tally, held)
         store.set_watermark(config.source, report.watermark)
         store.add_sync_run(report.row(config.source))
-        if changes.publishes_staging:
+        if changes.full:
             store.clear_staged()
         store.bump_generation()
-    if changes.publishes_staging:
+    if changes.full:
         store.release_free_space()
-    if changes.remove_pages:
+    if removed:  # the text of what left the index must not stay readable in the write-ahead log
         store.erase_deleted()
+
+
+def _count_full(report: SyncReport, tally: Tally, held: int) -> None:
+    """A full index's chunk counts, known once it has written them: every chunk is embedded again."""
+    report.chunks_new, report.chunks_updated = tally.new, tally.updated + tally.unchanged
+    report.chunks_deleted, report.chunks_total = held - report.chunks_updated, tally.fresh
+    report.tokens_embedded = tally.tokens_fresh
 
 
 def _publish(store: IndexStore, config: SyncConfig,
@@ -208,37 +204,28 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     if source_id is None:  # "" is not "not given": the client refuses it as an id
         source_id = find_data_source(client, config.title)["id"]
     checkpoint = ReadCheckpoint(store, source_id)
-    chunked: dict[str, list[Chunk]] = {}  # the chunks of each page this attempt read
 
     def keep(read: PageRead) -> None:
         checkpoint.keep(read)
         if config.on_page is not None:
             config.on_page(read)
-        chunked[read.id] = _chunk([read], config)  # pages are chunked one by one, so as they come
-        read.drop_content()
+        read.drop_content()  # its blocks wait in the staging area until they are published
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
-        chunked.clear()
         knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
-                                             earlier=checkpoint.reads())
+                                             earlier=checkpoint.reads(), shape=page_essentials)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
-        chunks = [c for r in reads for c in (chunked.pop(r.id) if r.id in chunked else _chunk([r], config))]
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
-        old_ids, new_ids = set(store.chunk_ids()), {c.id for c in chunks}
         report = SyncReport(kind="full", watermark_before=previous, watermark=watermark,
                             ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                             pages_reread=[r.title for r in reads if r.id not in resumed], pages_removed=[],
-                            boundary_pages=[],
-                            chunks_new=len(new_ids - old_ids), chunks_updated=len(new_ids & old_ids),
-                            chunks_unchanged=0, chunks_deleted=len(old_ids - new_ids), chunks_total=len(chunks),
-                            tokens_embedded=sum(c.tokens for c in chunks),
+                            boundary_pages=[], chunks_new=0, chunks_updated=0, chunks_unchanged=0, chunks_deleted=0,
+                            chunks_total=0, tokens_embedded=0,  # counted as the chunks are written
                             pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep),
                             query_windows=knowledge_base.query_windows)
-        changes = _Changes(source_id=source_id, generation=base.generation, reread={r.id for r in reads},
-                           fresh=chunks, unchanged=[], embed=chunks,
-                           delete_chunks=old_ids - new_ids, remove_pages=set(base.pages) - {r.id for r in reads},
-                           pages=[r.indexed() for r in reads], publishes_staging=True)
+        changes = _Changes(source_id=source_id, generation=base.generation, staging=checkpoint,
+                           pages=[StagedRead.of(r) for r in reads], remove_pages=set(), full=True)
         return changes, report
 
     return _publish(store, config, plan)
@@ -253,54 +240,61 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     if store.watermark(config.source) is None or store.get_meta(f"{config.source}.data_source_id") is None:
         return full_index(client, store, clock, config)
     before = len(client.log)
+    staging = ReadCheckpoint.scratch(store.get_meta(f"{config.source}.data_source_id"))
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
-        return _plan_sync(client, store, clock, config, force, base, before)
+        return _plan_sync(client, store, clock, config, force, base, before, staging)
 
-    return _publish(store, config, plan)
+    try:
+        return _publish(store, config, plan)
+    finally:
+        staging.close()
 
 
-def _read_and_tell(client: NotionClient, page: dict[str, Any], config: SyncConfig, walk: WalkReport) -> PageRead:
-    read = read_page(client, page, walk)
-    if config.on_page is not None:
-        config.on_page(read)
-    return read
+def _keeper(config: SyncConfig, staging: ReadCheckpoint) -> Callable[[PageRead], None]:
+    """What a sync does with each page it reads: keep it in the staging area, tell ``on_page``, drop its blocks."""
+    def keep(read: PageRead) -> None:
+        staging.keep(read)
+        if config.on_page is not None:
+            config.on_page(read)
+        read.drop_content()
+
+    return keep
 
 
 def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig, force: bool,
-               base: IndexSnapshot, before: int) -> tuple[_Changes, SyncReport]:
-    """Read what changed since ``base`` and work out the writes (nothing is written here)."""
+               base: IndexSnapshot, before: int, staging: ReadCheckpoint) -> tuple[_Changes, SyncReport]:
+    """Read what changed since ``base`` into the staging area and work out the writes (nothing is
+    written to the index here)."""
     watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
+    keep = _keeper(config, staging)
     edited = query_every_row(client.data_sources.query, source_id, filter={
-        "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}})
-    changed = edited.rows
+        "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}}, shape=page_essentials)
+    changed = [(page["last_edited_time"], page_title(page)) for page in edited.rows]
+    edited_windows = edited.windows
+    del edited  # a bulk edit returns thousands of page objects: keep only what the report needs
     documents: list[tuple[PageMetadata, PageRead | None]] = []
     walk = WalkReport()
-    listing = publishable_pages(client, source_id, config.publishable_property)
-    listed = listing.rows
+    listing = publishable_pages(client, source_id, config.publishable_property, page_essentials)
+    listed, listing_windows = listing.rows, listing.windows
     originals = SyncedOriginals.for_index(client, indexed, listed)
     for page in listed:
         if known_read_is_current(page, indexed.get(page["id"]), originals):
             documents.append((indexed[page["id"]].info, None))
         else:
-            read = _read_and_tell(client, page, config, walk)
+            read = read_page(client, page, walk)
+            keep(read)
             documents.append((read.info, read))
-    sub_pages = find_sub_pages(client, documents, indexed, on_page=config.on_page, report=walk, originals=originals)
+    sub_pages = find_sub_pages(client, documents, indexed, on_page=keep, report=walk, originals=originals)
     reads = [read for _, read in documents if read is not None] + sub_pages.reads
-    fresh = _chunk(reads, config)
 
-    reread = {r.id for r in reads}
     removed_pages = set(indexed) - {info.id for info, _ in documents} - sub_pages.ids
-    # what the index holds of the pages concerned (and of these chunk ids, had they moved page)
-    stored = store.page_chunks(reread | removed_pages, [c.id for c in fresh])
-    new = [c for c in fresh if c.id not in stored]
-    updated = [c for c in fresh if c.id in stored and stored[c.id][1] != c.fingerprint]
-    unchanged = [c for c in fresh if c.id in stored and stored[c.id][1] == c.fingerprint]
-    fresh_ids = {c.id for c in fresh}
-    vanished = {cid for cid, (page_id, _) in stored.items() if page_id in reread and cid not in fresh_ids}
-    removed_chunks = {cid for cid, (page_id, _) in stored.items() if page_id in removed_pages}
+    pages = [StagedRead.of(r) for r in reads]
+    changes = _Changes(source_id=source_id, generation=base.generation, staging=staging, pages=pages,
+                       remove_pages=removed_pages)
+    tally = _publication(store, config, changes).survey()  # batch by batch, from the staging area
 
-    deleting = len(vanished | removed_chunks)
+    deleting = tally.vanished + store.count_page_chunks(removed_pages)
     held = base.chunk_count
     check_deletion_share(
         deleting, held, config.max_delete_share, force=force, run="this sync", scope="in the index",
@@ -309,19 +303,15 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
         "were retired. Nothing was written; run again with force=True if the deletion is intended.")
 
     report = SyncReport(kind="incremental", watermark_before=watermark,
-                        watermark=max([watermark] + [p["last_edited_time"] for p in changed]),
+                        watermark=max([watermark] + [edited_at for edited_at, _ in changed]),
                         ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
                         pages_reread=[r.title for r in reads],
                         pages_removed=[indexed[p].info.title for p in sorted(removed_pages)],
-                        boundary_pages=[page_title(p) for p in changed if p["last_edited_time"] == watermark],
-                        chunks_new=len(new), chunks_updated=len(updated), chunks_unchanged=len(unchanged),
-                        chunks_deleted=deleting, chunks_total=held - deleting + len(new),
-                        tokens_embedded=sum(c.tokens for c in new + updated), blocks_too_deep=list(walk.too_deep),
-                        query_windows=edited.windows + listing.windows)
-    changes = _Changes(source_id=source_id, generation=base.generation, reread=reread, fresh=fresh,
-                       unchanged=unchanged, embed=new + updated,
-                       delete_chunks=vanished, remove_pages=removed_pages,
-                       pages=[r.indexed() for r in reads])
+                        boundary_pages=[title for edited_at, title in changed if edited_at == watermark],
+                        chunks_new=tally.new, chunks_updated=tally.updated, chunks_unchanged=tally.unchanged,
+                        chunks_deleted=deleting, chunks_total=held - deleting + tally.new,
+                        tokens_embedded=tally.tokens, blocks_too_deep=list(walk.too_deep),
+                        query_windows=edited_windows + listing_windows)
     return changes, report
 
 

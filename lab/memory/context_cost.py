@@ -19,11 +19,12 @@ Summed over a conversation the history term becomes quadratic:
 
 from __future__ import annotations
 
-import math
 import operator
 from dataclasses import dataclass, fields
 
 import pandas as pd
+
+from lab.services.pricing import DEFAULT_PRICE, ModelPrice
 
 __all__ = [
     "ContextParams",
@@ -50,7 +51,8 @@ class ContextParams:
     p: system prompt and profile, sent every turn. u, r: one user turn, one reply.
     n: the summary is rewritten every n turns. per_summarised_turn, summary_cap: summary growth
     per folded turn and its ceiling. k, f: retrieved fragments and tokens per fragment.
-    usd_per_million: price of a million input tokens.
+    price: the model's price (:class:`lab.services.ModelPrice`); input tokens are priced at its
+    input rate, and what the model writes at its output rate.
     """
 
     p: int = 200
@@ -61,15 +63,14 @@ class ContextParams:
     summary_cap: int = 800
     k: int = 3
     f: int = 300
-    usd_per_million: float = 2.00
+    price: ModelPrice = DEFAULT_PRICE
 
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
-            if field.name == "usd_per_million":
-                number = isinstance(value, (int, float)) and not isinstance(value, bool)
-                if not number or not math.isfinite(value) or value < 0:
-                    raise ValueError(f"usd_per_million must be a finite number >= 0, got {value!r}")
+            if field.name == "price":
+                if not isinstance(value, ModelPrice):
+                    raise TypeError(f"price must be a lab.services.ModelPrice (it names its model), got {value!r}")
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{field.name} must be a whole number of tokens (int), got {value!r}")
@@ -147,10 +148,10 @@ def totals(T: int = 30, params: ContextParams = DEFAULT_PARAMS) -> dict[str, int
 
 
 def cost_usd(tokens: float, params: ContextParams = DEFAULT_PARAMS) -> float:
-    """Price in US dollars of ``tokens`` input tokens at ``params.usd_per_million``."""
+    """Price in US dollars of ``tokens`` input tokens at ``params.price`` (the model it names)."""
     if tokens < 0:
         raise ValueError(f"tokens must be >= 0, got {tokens}")
-    return tokens * params.usd_per_million / 1_000_000
+    return params.price.cost(input_tokens=tokens)
 
 
 def history_total_closed_form(T: int, params: ContextParams = DEFAULT_PARAMS) -> int:

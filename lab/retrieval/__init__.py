@@ -25,14 +25,16 @@ from lab.retrieval.corpus import SearchCorpus, UnknownAudienceError
 from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt, PrecisionAt, RecallAt,
                                       ReciprocalRank, compare_methods, evaluate_search, mean_table, miss_table,
                                       source_units)
-from lab.retrieval.labelled_sets import (bakery_questions, handbook_questions, heldout_bakery_questions,
-                                         study_note_corpus, study_note_questions, unanswerable_bakery_questions)
+from lab.retrieval.labelled_sets import (bakery_paraphrases, bakery_questions, handbook_questions,
+                                         heldout_bakery_questions, study_note_corpus, study_note_questions,
+                                         unanswerable_bakery_questions)
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.search_log import AuditedRetriever, SearchLog
-from lab.retrieval.recipe import LEXICAL, RECIPES, TUNED, Ladder, Recipe, Step, climb
+from lab.retrieval.recipe import LEXICAL, RECIPES, TUNED, Ladder, MissingKeyError, Recipe, Step, climb
+from lab.retrieval.second_stage import REWRITE_SYSTEM, Reranked, Reranker, Rewritten, claude_rewriter
 from lab.retrieval.index_search import IndexNotSearchableError, IndexSearcher, search_serving
 from lab.retrieval.offline_index import OfflineIndex, ask_index
 from lab.retrieval.significance import Gain, paired_gain
@@ -66,6 +68,12 @@ __all__ = [
     "BM25FRM3Retriever",
     "Recipe",
     "Step",
+    "MissingKeyError",
+    "Reranked",
+    "Reranker",
+    "Rewritten",
+    "REWRITE_SYSTEM",
+    "claude_rewriter",
     "Ladder",
     "climb",
     "TUNED",
@@ -92,6 +100,7 @@ __all__ = [
     "miss_table",
     "source_units",
     "bakery_questions",
+    "bakery_paraphrases",
     "heldout_bakery_questions",
     "handbook_questions",
     "study_note_corpus",

@@ -17,13 +17,14 @@ from lab.retrieval.evaluation import LabelledQuestion, Level
 from lab.datasets.package_data import PACKAGE_DATA
 from lab.retrieval.corpus import SearchCorpus
 
-__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "HELDOUT_PATH", "labelled_questions",
-           "bakery_questions", "heldout_bakery_questions", "unanswerable_bakery_questions", "handbook_questions",
-           "study_note_questions", "study_note_corpus"]
+__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "HELDOUT_PATH", "PARAPHRASES_PATH", "labelled_questions",
+           "bakery_questions", "heldout_bakery_questions", "unanswerable_bakery_questions", "bakery_paraphrases",
+           "handbook_questions", "study_note_questions", "study_note_corpus"]
 
 BAKERY_QUESTIONS_PATH = PACKAGE_DATA / "questions" / "bakery_questions.json"
 UNANSWERABLE_PATH = PACKAGE_DATA / "questions" / "bakery_unanswerable.json"
 HELDOUT_PATH = PACKAGE_DATA / "questions" / "bakery_heldout.json"
+PARAPHRASES_PATH = PACKAGE_DATA / "questions" / "bakery_paraphrases.json"
 
 
 def _gold_unit(gold: Mapping[str, str], page_id: Callable[[str], str], level: Level) -> Any:
@@ -61,6 +62,18 @@ def unanswerable_bakery_questions() -> list[LabelledQuestion]:
     """Questions a customer might ask that the bakery's knowledge base cannot answer (no gold unit)."""
     records = json.loads(UNANSWERABLE_PATH.read_text(encoding="utf-8"))
     return [LabelledQuestion(record["id"], record["question"], frozenset()) for record in records]
+
+
+def bakery_paraphrases() -> list[tuple[str, str]]:
+    """Pairs of bakery question ids (first set, held-out set) that one reply answers correctly and completely.
+
+    Every pair of labelled questions that shares a gold section was read (81 pairs); these 14 are the
+    ones a reply written for either would serve the other. Sharing a section is not enough: "36 hours
+    before" and "a day before" a cancellation get different refunds, a deposit on 650 or on 700 pesos
+    is a different sum, peanuts are not walnuts. Every other pair of questions needs its own answer.
+    """
+    records = json.loads(PARAPHRASES_PATH.read_text(encoding="utf-8"))
+    return [(record["first"], record["second"]) for record in records]
 
 
 def handbook_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:

@@ -2,8 +2,9 @@
 
 The ladder of lesson 10 changes one knob at a time (the analyzer, how much headings count, the
 chunk size, pseudo-relevance feedback, fusion with LSA, headings as BM25F fields, fusion with a
-second analysis, sections as the unit ranked; with a key, fusion with a paid dense model) and
-keeps what helps. A :class:`Recipe`
+second analysis, sections as the unit ranked; with a key, fusion with a paid dense model, a
+reranker over the first results, a model that rewrites the question) and keeps what helps. A
+step that needs a key nobody set is shown as skipped, not measured. A :class:`Recipe`
 holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step.
 :func:`climb` measures each step against the recipe kept so far and decides whether to keep it.
 :data:`TUNED` is where the bakery's ladder ends: the method the answering lesson searches with.
@@ -11,28 +12,33 @@ holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import pandas as pd
 
+from lab.errors import LabError
 from lab.chunking.chunker import Chunker
 from lab.chunking.corpus import chunk_pages
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.embedders import E5_MODEL, embedder_named
-from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.corpus import SearchCorpus, chunk_body
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.retrievers import BM25Retriever, EmbeddingRetriever, LsaRetriever, Retriever
+from lab.retrieval.second_stage import Reranked, Rewritten, claude_rewriter
 from lab.retrieval.significance import Gain, paired_gain
 from lab.vectors import CharNgramAnalyzer, WordAnalyzer
+from lab.services.anthropic import Skipped
+from lab.services.voyage_rerank import reranker_from_env
 from lab.vectors.search import Hit
 
-__all__ = ["Recipe", "TUNED", "LEXICAL", "RECIPES", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
+__all__ = ["MissingKeyError", "Recipe", "TUNED", "LEXICAL", "RECIPES", "LADDER_METRICS", "Step", "Ladder", "climb", "keeps"]
 
 #: The three measures of every rung: does the answer come back, how high, and how high all of it.
 LADDER_METRICS: tuple[Metric, ...] = (RecallAt(8), ReciprocalRank(), NdcgAt(10))
@@ -59,6 +65,12 @@ class Recipe:
     dense : a dense model whose cosine ranking is fused by reciprocal rank too: the name of a model
         the lab runs itself (``lab.embedders.E5_MODEL``, multilingual-e5-small), or an embedder
         (``embed_documents``, ``embed_query``, ``name``) such as Voyage AI's (``None``: no dense list).
+    breadcrumb : whether a chunk's "Title > Section" first line is part of the text the lists
+        index (BM25F reads title and section as fields either way).
+    rerank : a reranker that reorders the best 30 (``"voyage"``: Voyage AI's rerank-2.5, needs
+        ``VOYAGE_API_KEY``; or an object with ``scores(query, documents)``); ``None``: no reranking.
+    rewrite : a model that rewrites each question before the search (``"claude"``: needs
+        ``ANTHROPIC_API_KEY``; or a function ``question -> query``); ``None``: the question as asked.
     """
 
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
@@ -71,12 +83,18 @@ class Recipe:
     fuse_analyzers: tuple[Callable[[str], list[str]], ...] = ()
     unit: Literal["chunk", "section"] = "chunk"
     dense: Any = None
+    breadcrumb: bool = True
+    rerank: Any = None
+    rewrite: Any = None
 
     def corpus(self, pages: Iterable[Any]) -> SearchCorpus:
         """Chunk read pages (``KnowledgeBaseRead.pages``) with this recipe's chunker, urls and edits kept."""
         pages = list(pages)
         chunks = chunk_pages(pages, chunker=self.chunker).chunks
-        return SearchCorpus.from_chunks(chunks, pages={page.info.id: page.info for page in pages})
+        corpus = SearchCorpus.from_chunks(chunks, pages={page.info.id: page.info for page in pages})
+        if not self.breadcrumb:
+            corpus = corpus.with_texts(chunk_body(text, title) for text, title in zip(corpus.texts, corpus.titles))
+        return corpus
 
     def retriever(self, shared: MutableMapping[Hashable, Retriever] | None = None) -> Retriever:
         """A new, unfitted retriever made the way this recipe says.
@@ -93,7 +111,12 @@ class Recipe:
         if self.dense is not None:
             rankers.append((("dense", self.dense_name), EmbeddingRetriever(self.dense_embedder())))
         built = [ranker if shared is None else _FitOnce(key, ranker, shared) for key, ranker in rankers]
-        return built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
+        first: Retriever = built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
+        if self.rewrite is not None:
+            first = Rewritten(first, _resolved(self.rewrite, {"claude": claude_rewriter}, "rewrite"))
+        if self.rerank is not None:
+            first = Reranked(first, _resolved(self.rerank, {"voyage": reranker_from_env}, "rerank"))
+        return first
 
     @property
     def dense_name(self) -> str | None:
@@ -112,6 +135,22 @@ class Recipe:
 
     def _weighted(self, retriever: Retriever) -> Retriever:
         return HeadingWeighted(retriever, self.heading_weight) if self.heading_weight != 1 else retriever
+
+
+def _resolved(choice: Any, named: Mapping[str, Callable[[], Any]], field_name: str) -> Any:
+    """A recipe's paid model: the object given, or the one its name makes from the environment's key."""
+    if not isinstance(choice, str):
+        return choice
+    if choice not in named:
+        raise ValueError(f"{field_name}={choice!r} names no model; use {', '.join(map(repr, named))} or pass one")
+    made = named[choice]()
+    if made is None or isinstance(made, Skipped):
+        raise MissingKeyError(f"{field_name}={choice!r} needs its API key: {made or 'VOYAGE_API_KEY is not set'}")
+    return made
+
+
+class MissingKeyError(LabError, RuntimeError):
+    """A recipe names a paid model whose API key is not set (a ladder skips such a step instead)."""
 
 
 class _FitOnce(Retriever):
@@ -150,10 +189,19 @@ RECIPES: dict[str, Recipe] = {"tuned": TUNED, "lexical": LEXICAL}
 
 @dataclass(frozen=True)
 class Step:
-    """One rung: a name a reader understands and the recipe fields it changes."""
+    """One rung: a name a reader understands, the recipe fields it changes, and the API keys it needs.
+
+    A step whose ``requires`` names an environment variable that is not set is skipped by
+    :func:`climb`: shown in the table as skipped, never measured, never kept.
+    """
 
     name: str
     changes: Mapping[str, Any]
+    requires: tuple[str, ...] = ()
+
+    def missing_keys(self) -> list[str]:
+        """The environment variables this step needs and nobody set."""
+        return [name for name in self.requires if not os.environ.get(name, "").strip()]
 
 
 def keeps(gains: Mapping[str, Gain], tolerance: float = 0.02) -> bool:
@@ -178,13 +226,14 @@ class _Rungs:
 
     def __init__(self, pages: Sequence[Any], questions: Sequence[LabelledQuestion], metrics: Sequence[Metric]) -> None:
         self.pages, self.questions, self.metrics = pages, questions, metrics
-        self.corpora: dict[Chunker, SearchCorpus] = {}
+        self.corpora: dict[tuple[Chunker, bool], SearchCorpus] = {}
         self.shared: dict[Hashable, Retriever] = {}
 
     def scores(self, recipe: Recipe) -> pd.DataFrame:
-        if recipe.chunker not in self.corpora:
-            self.corpora[recipe.chunker] = recipe.corpus(self.pages)
-        retriever = recipe.retriever(self.shared).fit(self.corpora[recipe.chunker])
+        key = (recipe.chunker, recipe.breadcrumb)
+        if key not in self.corpora:
+            self.corpora[key] = recipe.corpus(self.pages)
+        retriever = recipe.retriever(self.shared).fit(self.corpora[key])
         return evaluate_search(lambda q: retriever.search(q.question, k=_DEPTH), self.questions, self.metrics)
 
 
@@ -201,7 +250,14 @@ def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions:
     current, current_scores = start, rungs.scores(start)
     rows = [{"step": "start", **{n: current_scores[n].mean() for n in names}, "kept": True}]
     per_question = {"start": current_scores}
+    gated = any(step.requires for step in steps)
+    if gated:
+        rows[0]["skipped"] = ""
     for step in steps:
+        missing = step.missing_keys()
+        if missing:
+            rows.append({"step": step.name, "kept": False, "skipped": f"needs {', '.join(missing)}"})
+            continue
         candidate = replace(current, **step.changes)
         scores = rungs.scores(candidate)
         gains = {n: paired_gain(current_scores.set_index("question")[n], scores.set_index("question")[n],
@@ -214,6 +270,8 @@ def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions:
             row[f"95% CI {n}"] = f"[{gain.low:+.3f}, {gain.high:+.3f}]"
         first = gains[names[0]]
         row.update({f"{names[0]} up/down": f"{first.won}/{first.lost}", "kept": kept})
+        if gated:
+            row["skipped"] = ""
         rows.append(row)
         per_question[step.name] = scores
         if kept:

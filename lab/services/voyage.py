@@ -6,6 +6,13 @@ model prefixes each differently), model and output dimension as parameters, retr
 from each response's ``usage``. The key is read from ``VOYAGE_API_KEY`` and never printed: not
 in reprs, not in errors.
 
+A request carries at most 1,000 texts and, for the voyage-4 family, 320,000 tokens in all: the
+client closes a batch before either would be passed, counting a text's UTF-8 bytes as its
+tokens (every token covers at least one byte, so the count can only be too high). Models of
+one family (voyage-4-large, voyage-4, voyage-4-lite) share one vector space; vectors of
+different families cannot be compared, so changing family means embedding the index again
+(:func:`same_vector_space`).
+
 Each model reads at most ``max_input_tokens`` per text. By default the API would cut a longer
 text there and embed the rest of it unseen; this client sends ``truncation: false``, so the
 service refuses instead, and :func:`lab.chunking.check_input_limit` names such chunks before
@@ -27,7 +34,8 @@ from lab.redaction import check_secret, redact
 from lab.retry import Attempt, RetryPolicy, parse_retry_after, send_with_retries
 
 __all__ = ["VoyageEmbedder", "EmbeddingResult", "EmbeddingError", "voyage_from_env", "VOYAGE_KEY_ENV",
-           "VOYAGE_API_URL", "VOYAGE_INPUT_TOKENS", "missing_key_message"]
+           "VOYAGE_API_URL", "VOYAGE_INPUT_TOKENS", "VOYAGE_REQUEST_TEXTS", "VOYAGE_REQUEST_TOKENS",
+           "missing_key_message", "request_batches", "same_vector_space", "voyage_family"]
 
 VOYAGE_KEY_ENV = "VOYAGE_API_KEY"
 VOYAGE_API_URL = "https://api.voyageai.com/v1/embeddings"
@@ -38,6 +46,49 @@ VOYAGE_INPUT_TOKENS = {
     "voyage-4-large": 32_000, "voyage-4": 32_000, "voyage-4-lite": 32_000,
     "voyage-3.5": 32_000, "voyage-3.5-lite": 32_000, "voyage-3-large": 32_000, "voyage-code-3": 32_000,
 }
+
+
+#: Texts one request may carry.
+VOYAGE_REQUEST_TEXTS = 1_000
+#: Tokens one request may carry in all, per family, as the course's sources quote it for voyage-4;
+#: a model missing here is batched by count only.
+VOYAGE_REQUEST_TOKENS = {"voyage-4": 320_000}
+_FAMILIES = {"voyage-4-large": "voyage-4", "voyage-4": "voyage-4", "voyage-4-lite": "voyage-4"}
+
+
+def voyage_family(model: str) -> str:
+    """The family whose vector space ``model``'s vectors live in (the model itself outside a known family)."""
+    return _FAMILIES.get(model, model)
+
+
+def same_vector_space(stored_model: str, query_model: str) -> bool:
+    """Whether vectors of ``query_model`` can be compared with vectors an index stored from ``stored_model``.
+
+    True within a family (voyage-4-lite queries against voyage-4-large vectors); False across
+    families, where the whole index must be embedded again with the new model.
+    """
+    return voyage_family(stored_model) == voyage_family(query_model)
+
+
+def request_batches(texts: Sequence[str], max_texts: int, max_tokens: int | None) -> list[tuple[int, int]]:
+    """``(start, end)`` ranges of ``texts`` that each fit one request: at most ``max_texts`` texts and, if
+    given, ``max_tokens`` tokens, a text's UTF-8 bytes standing for its tokens (never fewer than it has).
+
+    A single text over ``max_tokens`` gets a batch of its own (the model's per-text limit refuses it).
+    """
+    if max_texts < 1:
+        raise ValueError(f"max_texts must be at least 1, got {max_texts}")
+    batches, start, size = [], 0, 0
+    for index, text in enumerate(texts):
+        cost = len(text.encode("utf-8"))
+        full = index - start >= max_texts or (max_tokens is not None and index > start and size + cost > max_tokens)
+        if full:
+            batches.append((start, index))
+            start, size = index, 0
+        size += cost
+    if start < len(texts):
+        batches.append((start, len(texts)))
+    return batches
 
 
 class EmbeddingError(LabError, RuntimeError):
@@ -65,7 +116,8 @@ class VoyageEmbedder:
     ----------
     api_key : the secret (use :func:`voyage_from_env` to read it from the environment).
     model, dimension : e.g. ``voyage-4`` and 1024 (also 256, 512, 2048 for that family).
-    batch_size : texts per request (the API accepts up to 1,000; 128 stays far from its limits).
+    batch_size : texts per request at most (the API accepts 1,000); a batch also closes before its
+        texts' bytes pass the family's token limit per request (:data:`VOYAGE_REQUEST_TOKENS`).
     retry : when to try a request again (5 attempts by default); waits happen on ``clock``.
     max_input_tokens : tokens the model reads per text; by default the published figure
         (:data:`VOYAGE_INPUT_TOKENS`), ``None`` for a model missing there.
@@ -76,8 +128,8 @@ class VoyageEmbedder:
                  retry: RetryPolicy | None = None, timeout: float = 60.0, max_input_tokens: int | None = None) -> None:
         if not api_key:
             raise EmbeddingError(missing_key_message())
-        if batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
+        if not 1 <= batch_size <= VOYAGE_REQUEST_TEXTS:
+            raise ValueError(f"batch_size must be from 1 to {VOYAGE_REQUEST_TEXTS} (texts per request), got {batch_size}")
         self._key = check_secret(api_key, "the Voyage AI key")
         self.model = model
         self.dimension = dimension
@@ -104,9 +156,10 @@ class VoyageEmbedder:
             raise ValueError(f"input_type must be one of {INPUT_TYPES}, got {input_type!r}")
         rows: list[list[float]] = []
         tokens = requests_made = 0
-        for start in range(0, len(texts), self.batch_size):
+        limit = VOYAGE_REQUEST_TOKENS.get(voyage_family(self.model))
+        for start, end in request_batches(texts, self.batch_size, limit):
             # truncation off: a text past the model's limit is refused, never embedded in part
-            body = {"input": list(texts[start:start + self.batch_size]), "model": self.model,
+            body = {"input": list(texts[start:end]), "model": self.model,
                     "input_type": input_type, "truncation": False}
             if self.dimension:
                 body["output_dimension"] = self.dimension

@@ -22,8 +22,10 @@ column per term), so a query costs one column slice per query term plus a sum: t
 :meth:`BM25.score`, the formula as written. Searching (:meth:`BM25.top_k_many`) gives the same
 top k with the same scores, in compiled code, without reading every slice whole: each column's
 largest weight bounds what a document can get from that term, so once k documents are found the
-long columns of frequent words are only looked up for the documents that can still enter
-(:mod:`lab.vectors.max_score`, through :func:`lab.vectors.search.top_k_sparse_product`).
+long columns of frequent words are only looked up for the documents that can still enter, and
+each weight has a one-byte level that bounds it, read instead of the weight to find the few
+documents worth scoring (:mod:`lab.vectors.max_score`, through
+:func:`lab.vectors.search.top_k_sparse_product`).
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from lab.arguments import check_share
 from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.estimator import Estimator
+from lab.vectors.max_score import weight_levels
 from lab.vectors.search import top_k_sparse_product
-from lab.vectors.sparse_rows import entry_chunks, rows_of
 
 __all__ = ["BM25", "BM25_IDF", "check_bm25_parameters"]
 
@@ -73,6 +76,33 @@ def check_bm25_parameters(k1: float, idf: str) -> None:
         raise ValueError(f"k1 must be a finite number >= 0, not {k1!r}")
 
 
+@njit(nogil=True, cache=True)
+def _weights_by_term(indptr, indices, counts, idf, length_norm):  # type: ignore[no-untyped-def]
+    """Every stored count's weight, ``idf[t] * f / (f + length_norm[d])``, laid out term by term.
+
+    Reads a count matrix by document (CSR) and writes its weights by term (CSC: ``data``,
+    ``indices``, ``indptr``), documents in order within each term, in one pass: what building
+    the weights by document and converting them would do, without the weights held twice.
+    """
+    n_terms = idf.size
+    term_indptr = np.zeros(n_terms + 1, dtype=indptr.dtype)
+    for p in range(indices.size):
+        term_indptr[indices[p] + 1] += 1
+    for t in range(n_terms):
+        term_indptr[t + 1] += term_indptr[t]
+    free = term_indptr[:-1].copy()  # where each term's next document goes
+    documents = np.empty(indices.size, dtype=indptr.dtype)
+    weights = np.empty(indices.size)
+    for d in range(indptr.size - 1):
+        for p in range(indptr[d], indptr[d + 1]):
+            t = indices[p]
+            tf = np.float64(counts[p])
+            documents[free[t]] = d
+            weights[free[t]] = idf[t] * (tf / (tf + length_norm[d]))  # the formula, as written above
+            free[t] += 1
+    return weights, documents, term_indptr
+
+
 def _column_maxima(matrix: sp.csc_matrix) -> np.ndarray:
     """The largest stored value of each column of a CSC matrix (0 for an empty column)."""
     maxima = np.zeros(matrix.shape[1])
@@ -104,6 +134,7 @@ class BM25(Estimator):
     avgdl_ : float, mean document length.
     weights_ : scipy.sparse.csc_matrix of shape (n_docs, n_terms), the score each term gives each document.
     max_weights_ : ndarray of shape (n_terms,), each column's largest weight: the most a term adds to a score.
+    weight_levels_ : uint8 ndarray parallel to ``weights_.data``, each weight rounded up to a 255th of its column's largest.
     """
 
     def __init__(
@@ -143,17 +174,14 @@ class BM25(Estimator):
         avgdl = float(doc_lengths.mean())
         idf = BM25_IDF[self.idf](n_docs, document_frequency.astype(np.float64))
         length_norm = self.k1 * (1 - self.b + self.b * doc_lengths / (avgdl if avgdl > 0 else 1.0))
-        weights = np.empty(counts.nnz, dtype=np.float64)
-        for entries in entry_chunks(counts.nnz):
-            tf = counts.data[entries].astype(np.float64)
-            saturation = tf / (tf + length_norm[rows_of(counts.indptr, entries)])
-            weights[entries] = idf[counts.indices[entries]] * saturation
         self.vocabulary_ = {term: column for column, term in enumerate(terms)}
         self.idf_ = idf
         self.doc_lengths_ = doc_lengths
         self.avgdl_ = avgdl
-        self.weights_ = sp.csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape).tocsc()
+        self.weights_ = sp.csc_matrix(_weights_by_term(counts.indptr, counts.indices, counts.data, idf, length_norm),
+                                      shape=counts.shape)
         self.max_weights_ = _column_maxima(self.weights_)
+        self.weight_levels_ = weight_levels(self.weights_, self.max_weights_)
         return self
 
     def query_terms(self, query: str) -> list[int]:
@@ -195,7 +223,7 @@ class BM25(Estimator):
         occurrences = self._occurrences(queries)
         bounds = self.max_weights_ if (self.idf_ >= 0).all() else None
         return top_k_sparse_product(occurrences, self.weights_, k, mask=mask, min_score=min_score,
-                                    column_bounds=bounds)
+                                    column_bounds=bounds, levels=self.weight_levels_)
 
     def _occurrences(self, queries: Iterable[str]) -> sp.csr_matrix:
         """The queries' known terms, one row per query (the one place queries meet the analyzer)."""

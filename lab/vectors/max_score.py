@@ -9,31 +9,45 @@ the other terms propose, largest bound first, and only while that row can still 
 (Turtle and Flood's MaxScore, 1995; Lucene ranks BM25 queries this way). Frequent words have the
 smallest weights and the longest lists of rows: those are the lists this skips.
 
-Rows are visited in order, a window of ``WINDOW`` rows at a time. In each window the proposing
-terms are added up into a buffer the size of the window (or, when one term proposes, read
-straight from its list); every row whose sum, plus the bounds of the terms not added, still
-reaches the bar looks those terms up; the rows that reach it are offered to the top k, which
-raises the bar. A term that is not needed to propose is looked up only while that pays: a
-lookup is a search whose branches mispredict, and adding a row up is a few instructions, so a
-term whose lookups cost more than reading its rows in a window is added up from then on.
+Rows are visited in order, a window at a time: the first of ``WINDOW`` / 16 rows, each next
+one twice as long up to ``WINDOW``. In each window the proposing terms are added up into a
+buffer the size of the window (or, when one term proposes, read straight from its list); every
+row whose sum, plus the bounds of the terms not added, still reaches the bar looks those terms
+up; the rows that reach it are scored and offered to the top k, which raises the bar. A term
+that is not needed to propose is looked up only while that pays: a lookup is a search whose
+branches mispredict, and adding a row up is a few instructions, so a term whose lookups cost
+more than reading its rows in a window is added up from then on. The first windows are small
+because the bar is lowest there: many rows reach it, and a window that finds looking up costly
+has cost little to find it.
+
+What is added up is not the weights but their levels. Each stored weight has one, a byte: the
+weight rounded up to a 255th of its column's bound (:func:`weight_levels`; :func:`level_values`
+says what each level stands for). Summed over a row's terms, the levels' values bound its score
+from above, within a 255th of each term's bound, so once a bar is up few rows reach it that way,
+and only those are scored with the weights themselves. Adding up reads 5 bytes an entry (its
+row and its level) instead of 12 (its row and an 8-byte weight): when the words' bounds are
+alike, as for words found in a tenth to most of the rows, little can be skipped and most of the
+time goes into that reading. Before any bar exists every row holding a term is a candidate: that
+window adds up the weights.
 
 The scores are the very numbers :func:`~lab.vectors.top_k.update_top_k_sparse` computes: a row
-scored with a looked-up term is summed again term by term in the query's order (a floating-point
-sum depends on its order), and a row is dropped only when its bound falls short of the bar by
-more than rounding could explain (a relative margin of ``SLACK``). Weights and query values must
-be >= 0, so that a partial sum is a lower bound of the score: BM25 with a non-negative idf.
-Queries with little to read (``SMALL_QUERY`` stored entries or fewer) take the plain loop, which
-is faster when there is nothing to skip.
+found by its levels or scored with a looked-up term is summed again from its weights, term by
+term in the query's order (a floating-point sum depends on its order), and a row is dropped
+only when its bound falls short of the bar by more than rounding could explain (a relative
+margin of ``SLACK``). Weights and query values must be >= 0, so that a partial sum is a lower
+bound of the score: BM25 with a non-negative idf. Queries with little to read (``SMALL_QUERY``
+stored entries or fewer) take the plain loop, which is faster when there is nothing to skip.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 
 from lab.vectors.top_k import _bar, _insert, add_query_rows, offer_rows
 
-__all__ = ["update_top_k_max_score", "WINDOW", "SMALL_QUERY", "SLACK"]
+__all__ = ["update_top_k_max_score", "weight_levels", "level_values", "WINDOW", "SMALL_QUERY", "SLACK", "LEVELS"]
 
 #: Rows per window: the window's partial sums (32 KB) stay in the fastest cache.
 WINDOW = 4096
@@ -41,6 +55,8 @@ WINDOW = 4096
 SMALL_QUERY = 4096
 #: Relative margin by which a bound must fall short of the bar before a row is dropped.
 SLACK = 1e-9
+#: A stored weight's level, one byte, bounds it: the weight is at most level / LEVELS of its column's largest.
+LEVELS = 255
 # A lookup costs about as much as adding up this many rows.
 _LOOKUP_COST = 16
 # Entries a lookup steps through one by one before it gallops (a short loop mispredicts once).
@@ -61,6 +77,23 @@ def _gallop(indices, start, stop, row):  # type: ignore[no-untyped-def]
         else:
             high = middle
     return low
+
+
+@njit(nogil=True, cache=True)
+def add_bounds(rows, levels, level_bound, window_start, partial_sums):  # type: ignore[no-untyped-def]
+    """Add ``level_bound[levels[i]]`` to ``partial_sums[rows[i] - window_start]`` for every i."""
+    for i in range(rows.size):  # from 0: the compiler knows i >= 0 and checks no negative index
+        partial_sums[np.uint32(rows[i] - window_start)] += level_bound[levels[i]]
+
+
+@njit(nogil=True, cache=True)
+def _seek(indices, start, stop, row):  # type: ignore[no-untyped-def]
+    """First position in ``indices[start:stop]`` (sorted) holding ``row`` or more: walked to when a
+    few entries on (a short loop mispredicts once), galloped to when further."""
+    p, near = start, min(start + _NEAR, stop)
+    while p < near and indices[p] < row:
+        p += 1
+    return p if p < near else _gallop(indices, p, stop, row)
 
 
 @njit(nogil=True, cache=True)
@@ -101,15 +134,47 @@ def _distinct_terms(q_terms, q_values, bounds, term, weight, bound, below, term_
 
 
 @njit(nogil=True, cache=True)
-def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data, bounds,  # type: ignore[no-untyped-def]
+def level_values(bound):  # type: ignore[no-untyped-def]
+    """What each level stands for in a column whose largest weight is ``bound``: ``level`` 255ths of it, the last exactly it."""
+    values = np.arange(LEVELS + 1) * (bound / LEVELS)
+    values[LEVELS] = bound  # the product may round below it
+    return values
+
+
+@njit(nogil=True, cache=True)
+def _levels(indptr, data, bounds):  # type: ignore[no-untyped-def]
+    """Each stored weight's level: the smallest whose value (:func:`level_values`) is at least the weight."""
+    levels = np.zeros(data.size, dtype=np.uint8)
+    for t in range(indptr.size - 1):
+        values = level_values(bounds[t])
+        step = values[1]
+        for p in range(indptr[t], indptr[t + 1]):
+            if data[p] > 0.0:
+                level = int(min(LEVELS, np.ceil(data[p] / step))) if step > 0.0 else LEVELS
+                while level < LEVELS and values[level] < data[p]:  # the division may have rounded down
+                    level += 1
+                levels[p] = level
+    return levels
+
+
+def weight_levels(weights: sp.csc_matrix, bounds: np.ndarray) -> np.ndarray:
+    """One byte per stored weight (parallel to ``weights.data``): the weight rounded up to a level
+    of its column's bound, what the search reads first so that it reads a weight's 8 bytes only
+    for the rows that may enter. ``bounds`` holds each column's largest weight."""
+    return _levels(weights.indptr, weights.data, np.asarray(bounds, dtype=np.float64))
+
+
+@njit(nogil=True, cache=True)
+def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data, bounds, levels,  # type: ignore[no-untyped-def]
                            mask, min_score, window, small_query, best_rows, best_scores, counts):
     """The top k of each query row (CSR) against term-major weights (CSC), skipping rows that cannot enter.
 
-    ``bounds[t]`` is the largest weight of column ``t``; weights and query values are >= 0.
-    ``window`` rows are visited at a time (``WINDOW``) and queries reading ``small_query``
-    stored entries or fewer are scored whole (``SMALL_QUERY``); tests make both tiny. Fills
-    ``best_rows`` / ``best_scores`` / ``counts`` (empty on entry) as
-    :func:`~lab.vectors.top_k.update_top_k_sparse` does: the same rows with the same scores.
+    ``bounds[t]`` is the largest weight of column ``t`` and ``levels`` each stored weight's level
+    (:func:`weight_levels`); weights and query values are >= 0. ``window`` rows are visited at a
+    time (``WINDOW``) and queries reading ``small_query`` stored entries or fewer are scored
+    whole (``SMALL_QUERY``); tests make both tiny. Fills ``best_rows`` / ``best_scores`` /
+    ``counts`` (empty on entry) as :func:`~lab.vectors.top_k.update_top_k_sparse` does: the same
+    rows with the same scores.
     """
     n_rows = mask.size
     total = np.zeros(n_rows)  # the plain loop's scratch, for small queries
@@ -119,7 +184,7 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
     in_window = np.zeros(window, dtype=np.uint8)
     candidate_rows = np.empty(window, dtype=np.int64)
     candidate_sums = np.empty(window)
-    first_window = max(1, window // 4)  # read before any bar exists: small, so that a bar comes soon
+    first_window = max(1, window // 16)  # windows grow from this: the first, read before any bar exists, is small
     longest = 1
     for q in range(q_indptr.size - 1):
         longest = max(longest, q_indptr[q + 1] - q_indptr[q])
@@ -128,6 +193,7 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
     bound = np.empty(longest)
     below = np.empty(longest + 1)
     term_of = np.empty(longest, dtype=np.int64)
+    level_bound = np.empty((longest, LEVELS + 1))  # what each term adds at most to a row, by level
     cursor = np.empty(longest, dtype=np.int64)  # where each term's list goes on after the window
     low = np.empty(longest, dtype=np.int64)  # each term's entries in the window: low..high-1
     high = np.empty(longest, dtype=np.int64)
@@ -151,12 +217,14 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
         repeated = n_terms < stop - start
         for u in range(n_terms):
             cursor[u] = w_indptr[term[u]]
+            level_bound[u] = weight[u] * level_values(bounds[term[u]])
         bar_score, bar_row = _bar(rows, kept, count)
         bar = max(bar_score if count == rows.size else -np.inf, min_score)
         reach = bar - abs(bar) * SLACK  # what a bound, itself raised by SLACK, must reach
         proposing = 0  # terms proposing..n_terms-1 propose rows; the others cannot bring one in alone
         most_looked_up = n_terms  # lowered when a term's lookups cost more than adding it up
         window_start = 0
+        size = first_window  # the next window's rows: doubled each time up to window, so that a bar comes soon
         while True:
             while proposing < n_terms and below[proposing + 1] * (1.0 + SLACK) < reach:
                 proposing += 1
@@ -167,7 +235,8 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
             if first >= n_rows:
                 break  # no proposing term holds another row: no row left can enter
             window_start = max(window_start, first)
-            window_stop = min(window_start + (window if bar > -np.inf else first_window), n_rows)
+            window_stop = min(window_start + size, n_rows)
+            size = min(2 * size, window)
             for u in range(n_terms):
                 end = w_indptr[term[u] + 1]
                 low[u] = _gallop(w_indices, cursor[u], end, window_start)
@@ -178,73 +247,64 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
             floor = reach / (1.0 + SLACK) - below[looked_up]
 
             n_candidates = 0
+            exact = True  # the candidates' sums are their scores from the added-up terms, not bounds
             if looked_up == n_terms - 1 and not repeated:  # one term adds up: its list is the candidates
                 u = looked_up
                 for p in range(low[u], high[u]):
-                    partial = weight[u] * w_data[p]
-                    if partial >= floor and mask[w_indices[p]]:
+                    if level_bound[u, levels[p]] >= floor and mask[w_indices[p]]:
                         candidate_rows[n_candidates] = w_indices[p]
-                        candidate_sums[n_candidates] = partial
+                        candidate_sums[n_candidates] = weight[u] * w_data[p]
                         n_candidates += 1
-            else:
-                marks = floor <= 0.0  # above 0 the floor leaves out the rows no term holds (their sum is 0)
-                for j in range(start, stop):  # in the query's order: a row no looked-up term holds is then exact
-                    u = term_of[j - start]
-                    if u >= looked_up:
-                        times = q_data[j]
-                        if marks:
-                            for p in range(low[u], high[u]):
-                                offset = np.uint32(w_indices[p] - window_start)  # unsigned: no negative-index check
-                                in_window[offset] = 1
-                                partial_sums[offset] += times * w_data[p]
-                        else:
-                            for p in range(low[u], high[u]):
-                                partial_sums[np.uint32(w_indices[p] - window_start)] += times * w_data[p]
+            elif floor > 0.0:  # a row needs some added-up term: add up bounds, one byte per entry
+                exact = False
+                for u in range(looked_up, n_terms):
+                    add_bounds(w_indices[low[u]:high[u]], levels[low[u]:high[u]], level_bound[u], window_start,
+                               partial_sums)
                 for offset in range(window_stop - window_start):
                     partial = partial_sums[offset]
                     partial_sums[offset] = 0.0
                     # once a bar is up the first test fails for almost every row, and it predicts well
-                    if partial >= floor and (not marks or in_window[offset]) and mask[window_start + offset]:
+                    if partial >= floor and mask[window_start + offset]:
                         candidate_rows[n_candidates] = window_start + offset
                         candidate_sums[n_candidates] = partial
                         n_candidates += 1
-                if marks:
-                    in_window[:window_stop - window_start] = 0
+            else:  # no bar yet (or one at 0): every row holding a term is a candidate, summed exactly
+                for j in range(start, stop):  # in the query's order: a row no looked-up term holds is then exact
+                    u = term_of[j - start]
+                    if u >= looked_up:
+                        times = q_data[j]
+                        for p in range(low[u], high[u]):
+                            offset = np.uint32(w_indices[p] - window_start)
+                            in_window[offset] = 1
+                            partial_sums[offset] += times * w_data[p]
+                for offset in range(window_stop - window_start):
+                    partial = partial_sums[offset]
+                    partial_sums[offset] = 0.0
+                    if in_window[offset] and partial >= floor and mask[window_start + offset]:
+                        candidate_rows[n_candidates] = window_start + offset
+                        candidate_sums[n_candidates] = partial
+                        n_candidates += 1
+                in_window[:window_stop - window_start] = 0
 
             first_lookups = 0
-            for c in range(n_candidates):  # in row order, so each looked-up list is searched forwards
+            for c in range(n_candidates):  # in row order, so each list is searched forwards
                 row, partial = candidate_rows[c], candidate_sums[c]
                 upper = partial
                 holds_looked_up = False
                 u = looked_up
                 while u > 0 and (upper + below[u]) * (1.0 + SLACK) >= reach:
-                    u -= 1  # the looked-up term of largest bound left; the search is written out (calls cost)
+                    u -= 1  # the looked-up term of largest bound left
                     first_lookups += u == looked_up - 1
-                    p = low[u]
-                    near = min(p + _NEAR, high[u])
-                    while p < near and w_indices[p] < row:  # the row is usually a few entries on
-                        p += 1
-                    if p == near and p < high[u] and w_indices[p] < row:  # far on: gallop, then bisect
-                        end, step = p, 1
-                        while end < high[u] and w_indices[end] < row:
-                            p, end, step = end + 1, end + step, step * 2
-                        end = min(end, high[u])
-                        while p < end:
-                            middle = (p + end) >> 1
-                            if w_indices[middle] < row:
-                                p = middle + 1
-                            else:
-                                end = middle
-                    low[u] = p
+                    p = low[u] = _seek(w_indices, low[u], high[u], row)
                     if p < high[u] and w_indices[p] == row:
                         upper += weight[u] * w_data[p]
                         holds_looked_up = True
                 if (upper + below[u]) * (1.0 + SLACK) < reach:
                     continue
                 score = partial
-                if holds_looked_up:  # the sum again, term by term in the query's order
+                if holds_looked_up or not exact:  # the sum again, term by term in the query's order
                     for u in range(n_terms):
-                        p = _gallop(w_indices, low[u], high[u], row)
+                        p = low[u] = _seek(w_indices, low[u], high[u], row)
                         value[u] = w_data[p] if p < high[u] and w_indices[p] == row else np.nan
                     score = 0.0
                     for j in range(start, stop):

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.arguments import check_positive_int
-from lab.vectors.max_score import SMALL_QUERY, WINDOW, update_top_k_max_score
+from lab.vectors.max_score import SMALL_QUERY, WINDOW, update_top_k_max_score, weight_levels
 from lab.vectors.top_k import new_buffers, update_top_k_dense, update_top_k_sparse
 
 __all__ = ["Hit", "LEAD", "section_label", "check_k", "check_min_score", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
@@ -142,7 +142,8 @@ def top_k_dense_product(queries: np.ndarray, matrix: np.ndarray, k: int, *, mask
 
 def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, mask: np.ndarray | None = None,
                          min_score: float | None = None, unmatched_score: float | None = None,
-                         column_bounds: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
+                         column_bounds: np.ndarray | None = None,
+                         levels: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
     """The ``k`` best rows for each query, scoring ``queries @ weights.T`` one query term at a time.
 
     ``queries`` has shape (n_queries, n_terms) (a query's term weights or counts) and
@@ -155,7 +156,9 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     ``column_bounds`` (shape (n_terms,)), each column's largest weight, lets the search skip the
     rows that cannot reach a query's top k (:mod:`lab.vectors.max_score`): the same answer, far
     less to read for queries holding frequent terms. It needs every weight and query value >= 0
-    and ``unmatched_score`` left to ``None``.
+    and ``unmatched_score`` left to ``None``. ``levels``, one byte per stored weight of the CSC
+    weights made by :func:`~lab.vectors.max_score.weight_levels` with those bounds, is computed
+    here when not given: an index searched many times computes it once.
     """
     k, min_score = check_k(k), check_min_score(min_score)
     queries = sp.csr_matrix(queries)
@@ -173,8 +176,10 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
         update_top_k_sparse(*terms, _rows_kept(mask, n_rows), _floor(min_score), unmatched_score is not None,
                             float(unmatched_score or 0.0), *found)
     else:
-        update_top_k_max_score(*terms, _checked_bounds(column_bounds, queries, unmatched_score),
-                               _rows_kept(mask, n_rows), _floor(min_score), WINDOW, SMALL_QUERY, *found)
+        bounds = _checked_bounds(column_bounds, queries, unmatched_score)
+        levels = weight_levels(by_term, bounds) if levels is None else _checked_levels(levels, by_term)
+        update_top_k_max_score(*terms, bounds, levels, _rows_kept(mask, n_rows), _floor(min_score), WINDOW,
+                               SMALL_QUERY, *found)
     return _ranked(*found)
 
 
@@ -188,6 +193,13 @@ def _checked_bounds(bounds: np.ndarray, queries: sp.csr_matrix, unmatched_score:
     if (queries.data < 0).any():
         raise ValueError("column_bounds needs query values >= 0: a negative one makes a partial sum no lower bound")
     return bounds
+
+
+def _checked_levels(levels: np.ndarray, weights: sp.csc_matrix) -> np.ndarray:
+    if levels.dtype != np.uint8 or levels.shape != weights.data.shape:
+        raise ValueError(f"levels has dtype {levels.dtype} and shape {levels.shape}; give one uint8 per stored "
+                         f"weight {weights.data.shape}, as weight_levels makes them")
+    return levels
 
 
 # Scores computed at once by top_k_dense_product: 2**22 float32 scores are 16 MB.
