@@ -13,7 +13,7 @@ $(PY):
 	@$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.run-installed: pyproject.toml constraints.txt | $(PY)
-	@echo "installing pinned dependencies into .venv (first run only, about a minute)"
+	@echo "installing pinned dependencies into .venv (first run only, a few minutes)"
 	@$(PIP) -e ".[course]"
 	@touch $@
 
@@ -31,8 +31,9 @@ test: $(VENV)/.test-installed
 	$(PY) -m pytest
 
 ## lab: JupyterLab at the repository root with lesson 01 open; prints the address to open
+##      (make lab PORT=8888 NO_BROWSER=1 on a remote machine, then forward the port over ssh)
 lab: $(VENV)/.run-installed
-	@$(PY) -m lab.course.jupyterlab
+	@$(PY) -m lab.course.jupyterlab $(if $(PORT),--port $(PORT)) $(if $(NO_BROWSER),--no-browser)
 
 ## bench: performance ratios against reference libraries, measured in one process
 bench: $(VENV)/.test-installed

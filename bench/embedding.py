@@ -47,11 +47,16 @@ def _corpus(name: str) -> Any:
     """The chunks of ``name`` as a :class:`~lab.retrieval.SearchCorpus` (lesson 10's chunker)."""
     from lab.retrieval import Recipe
 
-    if name == "bakery":
-        from lab.course.lesson10 import read_pages
-
-        return Recipe().corpus(read_pages())
     from lab.ingest.reading import read_knowledge_base
+
+    if name == "bakery":
+        from lab.client import FixedRate, NotionClient
+        from lab.simulator import KB_INTEGRATION, bakery_simulator, in_process_session
+
+        sim = bakery_simulator(seed=10)  # lesson 10's read
+        client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                              pacer=FixedRate(3.0))
+        return Recipe().corpus(read_knowledge_base(client).pages)
 
     _, client = _scaled_workspace(SCALED_PAGES, 0)
     return Recipe().corpus(read_knowledge_base(client).pages)

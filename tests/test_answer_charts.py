@@ -1,5 +1,6 @@
-"""Lesson 10's charts and summary: the tuning ladder with its rejected rungs set apart, the threshold
-trade-off drawn as steps and marked where the table says, and shares shown with their counts."""
+"""The charts and summary of lessons 10 and 11: each rung's gains with their intervals around zero,
+the rejected rungs set apart; the threshold trade-off drawn as steps and marked where the table
+says; and shares shown with their counts."""
 
 from __future__ import annotations
 
@@ -7,31 +8,33 @@ import pandas as pd
 import pytest
 
 from lab.answering import tradeoff_table
-from lab.course.answer_plots import ladder_chart, threshold_tradeoff_chart
-from lab.course.lesson10 import answers_summary
+from lab.course.answer_plots import ladder_gains_chart, threshold_tradeoff_chart
+from lab.course.lesson11 import answers_summary
 
-LADDER = pd.DataFrame({"recall@8": [0.6, 0.7, 0.65], "MRR": [0.5, 0.6, 0.4], "nDCG@10": [0.5, 0.6, 0.45],
-                       "kept": ["yes", "yes", "no"]})
+LADDER = pd.DataFrame({"step": ["start", "a", "b"], "kept": [True, True, False],
+                       **{f"{kind} {metric}": values for metric in ("recall@8", "MRR", "nDCG@10")
+                          for kind, values in (("gain", [None, 0.05, -0.02]), ("low", [None, 0.01, -0.06]),
+                                               ("high", [None, 0.09, 0.01]))}})
 
 ANSWERS = pd.DataFrame({"answerable": [True, True, True, True, False, False],
                         "confidence": [0.9, 0.6, 0.4, 0.2, 0.5, 0.1],
                         "cites_gold": [True, True, False, True, False, False]})
 
 
-def test_the_ladder_chart_sets_the_rejected_rungs_apart_in_their_bars_and_labels() -> None:
-    ax = ladder_chart(LADDER, ["0 start", "1 a", "2 b"]).axes[0]
-    hatched = [bar.get_x() < 2.5 and bar.get_x() > 1.5 for bar in ax.patches if bar.get_hatch()]
-    assert len(hatched) == 3 and all(hatched)  # the three bars of rung 2, and only those
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["0 start", "1 a", "2 b\n(rejected)"]
-    values = [t.get_text() for t in ax.texts]
-    assert "0.650" in values and all(t.get_rotation() == 90 for t in ax.texts)  # upright: labels never collide
+def test_the_ladder_chart_draws_each_gain_with_its_interval_around_zero_and_sets_rejected_rungs_apart() -> None:
+    ax = ladder_gains_chart(LADDER, ["0 start", "1 a", "2 b"]).axes[0]
+    assert any(list(line.get_ydata()) == [0, 0] for line in ax.get_lines())  # the line at zero
+    bars = [segment for collection in ax.collections for segment in collection.get_segments()]
+    assert sorted({(round(s[0][1], 2), round(s[1][1], 2)) for s in bars}) == [(-0.06, 0.01), (0.01, 0.09)]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1\na", "2\nb\n(rejected)"]
+    assert "95%" in ax.get_ylabel()
 
 
 def test_the_ladder_chart_refuses_a_table_without_the_kept_column_or_a_label_per_rung() -> None:
     with pytest.raises(ValueError, match="kept"):
-        ladder_chart(LADDER.drop(columns="kept"), ["a", "b", "c"])
+        ladder_gains_chart(LADDER.drop(columns="kept"), ["a", "b", "c"])
     with pytest.raises(ValueError, match="2 labels for 3 rows"):
-        ladder_chart(LADDER, ["a", "b"])
+        ladder_gains_chart(LADDER, ["a", "b"])
 
 
 def test_the_threshold_chart_marks_each_curve_at_the_chosen_threshold_with_the_table_value() -> None:

@@ -29,7 +29,8 @@ LAYERS = {
     "answering": 6,                                         # answering reads the retrieval layer
     "cli": 7,
     "course": 8,
-    "__main__": 9, "__init__": 9,
+    "exercises": 9,                                         # checkers compute their answers with any layer
+    "__main__": 10, "__init__": 10,
 }
 
 
@@ -73,7 +74,8 @@ def test_a_layer_imports_only_itself_and_the_layers_below(layer: str) -> None:
 
 
 def test_the_library_never_imports_the_course() -> None:
-    arrows = [(s, d) for s, d in _imports() if d.startswith("lab.course") and not s.startswith("lab.course")]
+    lessons_only = ("lab.course", "lab.exercises")
+    arrows = [(s, d) for s, d in _imports() if d.startswith(lessons_only) and not s.startswith(lessons_only)]
     assert not arrows, arrows
 
 
@@ -86,3 +88,38 @@ def test_retrieval_and_the_indexer_never_import_each_other() -> None:
     arrows = [(s, d) for s, d in _imports()
               if {_layer(s), _layer(d)} == {"retrieval", "ingest"}]
     assert not arrows, "what both need belongs in lab.index or below: " + ", ".join(f"{s} -> {d}" for s, d in arrows)
+
+
+#: The calls that run an experiment: a lesson shows them in its cells, never behind a course helper.
+EXPERIMENT_CALLS = {"fit", "fit_transform", "search", "search_many", "search_serving", "climb", "full_index",
+                    "resume_first_index", "incremental_sync", "sync", "ingest_folder"}
+
+
+def _experiment_calls(path: Path, root: Path = LAB.parent) -> list[str]:
+    """Each call in the module named like an experiment step, but not a regular expression's search."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    patterns = {"re"} | {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                         and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "re.compile"
+                         for target in node.targets if isinstance(target, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        on_a_pattern = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in patterns
+        if name in EXPERIMENT_CALLS and not on_a_pattern:
+            found.append(f"{path.relative_to(root)}:{node.lineno} {ast.unparse(func)}(...)")
+    return found
+
+
+def test_the_course_package_holds_presentation_only_and_never_fits_searches_climbs_or_syncs() -> None:
+    calls = [call for path in sorted((LAB / "course").rglob("*.py")) for call in _experiment_calls(path)]
+    assert not calls, "an experiment belongs in the lesson's cells, not in lab.course:\n" + "\n".join(calls)
+
+
+def test_the_presentation_check_sees_a_hidden_fit_and_ignores_a_regular_expression(tmp_path: Path) -> None:
+    module = tmp_path / "helper.py"
+    module.write_text("import re\nWORD = re.compile('w')\n\ndef shown(x):\n    return WORD.search(x)\n\n"
+                      "def hidden(recipe, corpus):\n    return recipe.retriever().fit(corpus)\n")
+    assert _experiment_calls(module, root=tmp_path) == ["helper.py:8 recipe.retriever().fit(...)"]

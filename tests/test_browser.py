@@ -1,4 +1,5 @@
-"""The lessons as a learner sees them: JupyterLab in headless Chromium, every cell run from the UI.
+"""The lessons as a learner sees them: JupyterLab in headless Chromium, every lesson run from the UI
+(Restart Kernel and Run All), no worked solution run by it, and a control moved in two lessons.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them) and Selenium,
 which drives the system browser (no browser download). Without them this test is skipped with
@@ -18,10 +19,13 @@ import pytest
 
 from lab.course.jupyterlab import free_port, jupyterlab_command
 from lab.course.paths import NOTEBOOKS_DIR
+from lab.course.pipeline import lesson_paths
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-LESSONS = ["02_a_client_that_respects_rate_limits.ipynb", "04_chunking_strategies.ipynb"]
+LESSONS = [path.name for path in lesson_paths()]
+#: Lessons whose chart with controls the test plays with: the rate-limit schedule and the answering threshold.
+CONTROLLED = {"02_a_client_that_respects_rate_limits.ipynb", "11_answering_from_the_index.ipynb"}
 RUN_TIMEOUT_S = 300
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook in the active tab
 
@@ -122,6 +126,29 @@ def _save(browser) -> None:
     time.sleep(1)
 
 
+def _shown_text(browser) -> str:
+    """Every output of the active notebook as the learner reads it."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent).join('\\n')",
+        f"{PANEL} .jp-OutputArea-output")
+
+
+def _move_a_slider(browser, lesson: str) -> None:
+    """Press the right arrow on the first slider of a chart with controls; its picture must change."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    handle = _wait(lambda: browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .widget-slider .noUi-handle"), 30,
+                   f"{lesson}: a slider")[0]
+    image = browser.find_element(By.CSS_SELECTOR, f"{PANEL} .jupyter-widgets img, {PANEL} img.widget-image")
+    before = image.get_attribute("src")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", handle)
+    handle.click()
+    for _ in range(5):
+        handle.send_keys(Keys.ARROW_RIGHT)
+    _wait(lambda: image.get_attribute("src") != before, 30, f"{lesson}: the chart to redraw after the slider moved")
+
+
 def _outputs(nb) -> list:
     """Each code cell's execution count and outputs, without output metadata."""
     return [(cell.execution_count, [{k: v for k, v in out.items() if k != "metadata"} for out in cell.outputs])
@@ -129,7 +156,7 @@ def _outputs(nb) -> list:
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda name: name[:2])
-def test_a_lesson_runs_from_the_jupyterlab_ui_and_shows_its_charts(jupyterlab, browser, lesson: str) -> None:
+def test_a_lesson_runs_all_from_the_jupyterlab_ui_shows_its_charts_and_no_solved_exercise(jupyterlab, browser, lesson: str) -> None:
     import nbformat
     from selenium.webdriver.common.by import By
 
@@ -141,6 +168,9 @@ def test_a_lesson_runs_from_the_jupyterlab_ui_and_shows_its_charts(jupyterlab, b
                       for cell in committed.cells)
     chart_cells = sum(any("image/png" in out.get("data", {}) for out in cell.get("outputs", []))
                       for cell in committed.cells)
+    # a chart with controls is saved as its default picture, and JupyterLab shows the live widget instead
+    control_cells = sum(any("controls move it" in "".join(out.get("data", {}).get("text/plain", ""))
+                            for out in cell.get("outputs", [])) for cell in committed.cells)
 
     browser.get(f"{base}/lab/tree/notebooks/{lesson}?token={token}")
     _wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-CodeCell")) == code_cells, 60,
@@ -175,8 +205,13 @@ def test_a_lesson_runs_from_the_jupyterlab_ui_and_shows_its_charts(jupyterlab, b
     numbers = [int(p.strip("[]:")) for p in prompts()]
     assert numbers == sorted(set(numbers)) and len(numbers) == shown_cells, f"{lesson}: execution counts {prompts()}"
     images = browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-RenderedImage img")
-    assert chart_cells > 0 and len(images) == chart_cells, f"{lesson}: {len(images)} pictures for {chart_cells} charts"
+    assert len(images) == chart_cells - control_cells, f"{lesson}: {len(images)} pictures for {chart_cells} charts"
+    widgets = browser.find_elements(By.CSS_SELECTOR, f"{PANEL} .jp-OutputArea-output .widget-slider")
+    assert bool(widgets) == bool(control_cells), f"{lesson}: {len(widgets)} sliders for {control_cells} controls"
     assert all(img.get_attribute("naturalWidth") not in (None, "0") for img in images), "a chart did not load"
+    shown = _shown_text(browser)
+    assert "not answered yet" in shown, f"{lesson}: the exercise cells did not run"
+    assert "· correct" not in shown, f"{lesson}: Run All shows a solved exercise (a solution ran)"
 
     # Running a cell shows its outputs (JupyterLab un-collapses them), so only outputs and counts
     # are compared: every cell, hidden solutions included, gives what the committed lesson shows.
@@ -184,6 +219,8 @@ def test_a_lesson_runs_from_the_jupyterlab_ui_and_shows_its_charts(jupyterlab, b
     ran = nbformat.read(saved, as_version=4)
     for number, (got, expected) in enumerate(zip(_outputs(ran), _outputs(committed)), start=1):
         assert got == expected, f"{lesson}: code cell {number} gives other outputs in JupyterLab"
+    if lesson in CONTROLLED:
+        _move_a_slider(browser, lesson)
     _click_menu(browser, "File", "Close and Shut Down Notebook…")
     for button in browser.find_elements(By.CSS_SELECTOR, ".jp-Dialog .jp-mod-accept"):
         button.click()

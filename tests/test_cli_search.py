@@ -122,10 +122,10 @@ def test_ask_without_a_question_or_with_a_threshold_out_of_range_is_a_usage_erro
     assert exit_.value.code == ExitCode.USAGE
 
 
-def test_ask_abstains_below_the_threshold_lesson_10_calibrates() -> None:
+def test_ask_abstains_below_the_threshold_lesson_11_calibrates() -> None:
     from lab.answering import ANSWER_THRESHOLD
 
-    with open(TABLES / "10_citation_accuracy.csv", encoding="utf-8") as table:
+    with open(TABLES / "11_citation_accuracy.csv", encoding="utf-8") as table:
         calibrated = next(row for row in csv.DictReader(table) if row["figure"] == "calibrated threshold")
     assert ANSWER_THRESHOLD == float(calibrated["value"])
 

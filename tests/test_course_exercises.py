@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lab.course.exercises import Exercise, ExerciseMismatch, same_value
+from lab.exercises import Exercise, ExerciseMismatch, same_value
 
 calls: list[int] = []
 
@@ -83,7 +83,7 @@ def test_an_untouched_cell_answers_at_once_without_computing_the_expected_values
 
 
 def test_a_lesson_declares_each_exercise_on_the_function_computing_its_answer(tmp_path) -> None:
-    from lab.course.exercises import Exercises
+    from lab.exercises import Exercises
 
     (tmp_path / "lesson99.toml").write_text('[1]\nhint = "count them"\nabsolute = { n = 0.5 }\n')
     exercise = Exercises("lesson99", folder=tmp_path)
@@ -108,6 +108,6 @@ def test_every_lesson_has_a_hint_for_each_of_its_exercises() -> None:
     from lab.course.pipeline import lesson_paths
 
     for path in lesson_paths():
-        module = importlib.import_module(f"lab.course.lesson{path.name[:2]}")
+        module = importlib.import_module(f"lab.exercises.lesson{path.name[:2]}")
         numbers = sorted(module.exercise._exercises)
         assert numbers in ([1, 2], [1, 2, 3]) and all(module.exercise(n).hint for n in numbers), path.name

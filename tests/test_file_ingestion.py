@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lab.chunking import InputTooLongError, MarkdownHeaderChunker, ParagraphChunker, SemanticChunker
-from lab.course.lesson11 import ShortInputEmbedder
+from lab.course.lesson12 import ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.index import IndexStore, ModelNotServingError
 from lab.embedders import EmbeddingError, LsaEmbedder

@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 #: A wheel past this size holds something it should not (a lesson's outputs, an index file).
 MAX_WHEEL_BYTES = 2_000_000
 #: Paths no wheel may hold: the lessons' outputs and machinery, the tests, the notebooks.
-NOT_SHIPPED = ("data/", "notebooks/", "tests/", "bench/", "lab/course/", "docs/")
+NOT_SHIPPED = ("data/", "notebooks/", "tests/", "bench/", "lab/course/", "lab/exercises/", "docs/")
 
 
 class Installed:
@@ -82,9 +82,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
                                capture_output=True, text=True, check=True).stdout.strip())
     borrowed = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "borrowed-from-the-lab-environment.pth").write_text("".join(f"{path}\n" for path in sorted(borrowed)))
+    # lab.env has no PYTHONPATH: one naming a checkout with lab.egg-info would make pip see lab installed
     install = subprocess.run([sys.executable, "-m", "pip", "--python", str(lab.python), "install", "--no-index",
                               "--no-deps", "--quiet", "--disable-pip-version-check", str(wheel)],
-                             capture_output=True, text=True, timeout=300)
+                             capture_output=True, text=True, timeout=300, env=lab.env)
     assert install.returncode == 0, install.stdout + install.stderr
     return lab
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lab.chunking import InputTooLongError
-from lab.course.lesson11 import FlakyEmbedder, ShortInputEmbedder
+from lab.course.lesson12 import FlakyEmbedder, ShortInputEmbedder
 from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.index import (IndexStore, ModelMismatchError, ModelNotServingError, NoSwitchError, QueryVector,
                        SwitchPendingError)

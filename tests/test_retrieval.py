@@ -15,11 +15,12 @@ from lab.retrieval.evaluation import source_units
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval import (RRF, BM25Retriever, EmbeddingRetriever, LsaRetriever, SearchCorpus,
                            StoredVectorRetriever, TfidfRetriever, UnknownAudienceError, reciprocal_rank_fusion)
-from lab.course.handbook import read_handbook
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
 from lab.embedders.lsa import LsaEmbedder
 from lab.index import IndexStore, ModelMismatchError
 from lab.vectors import BM25, CJKBigramAnalyzer, Hit, NotFittedError, WordAnalyzer
+
+from handbook_read import read_handbook
 
 ENGLISH = WordAnalyzer(stop_words="en")
 STAFF, MANAGERS = "staff", "managers"

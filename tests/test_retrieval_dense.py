@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from lab.chunking import InputTooLongError
-from lab.course.lesson10 import dense_rung
 from lab.embedders.lsa import LsaEmbedder
 from lab.index import ModelMismatchError
 from lab.retrieval import (RRF, EmbeddingRetriever, LsaRetriever, Recipe, SearchCorpus, Step, climb,
@@ -104,21 +103,13 @@ def test_a_recipe_with_a_dense_model_fuses_its_ranking_with_the_keyword_list() -
     assert [h.id for h in fused.search("cacahuate trigo", k=3)] == [chunk_id for chunk_id, _ in expected]
 
 
-def test_without_a_key_the_dense_rung_says_so_in_one_line_and_calls_nothing(monkeypatch) -> None:
-    monkeypatch.delenv(VOYAGE_KEY_ENV, raising=False)
-    pages, questions = _pages_and_questions()
-    ladder = climb(Recipe(), [], pages, questions)
-    line = dense_rung(ladder, pages, questions)
-    assert line.startswith(f"{VOYAGE_KEY_ENV} is not set") and "\n" not in line
-
-
-def test_the_dense_rung_measures_the_recipe_reached_against_itself_fused_with_the_model() -> None:
+def test_a_dense_rung_measures_the_recipe_reached_against_itself_fused_with_the_model() -> None:
     pages, questions = _pages_and_questions()
     ladder = climb(Recipe(), [Step("unchanged", {})], pages, questions)
-    table = dense_rung(ladder, pages, questions, embedder=CountingEmbedder())
-    lines = table.splitlines()
-    assert len(lines) == 3 and lines[1].lstrip().startswith("start")
-    assert "fused with letters-26 by RRF" in lines[2]
+    table = climb(ladder.recipe, [Step("fused with letters-26 by RRF", {"dense": CountingEmbedder()})], pages,
+                  questions).table
+    assert list(table["step"]) == ["start", "fused with letters-26 by RRF"]
+    assert {"gain MRR", "low MRR", "high MRR", "95% CI MRR"} <= set(table.columns)
 
 
 def test_voyage_vectors_rank_the_corpus_and_the_key_stays_out_of_every_repr_and_error(fake_url) -> None:

@@ -12,7 +12,6 @@ from lab.retrieval import (RRF, BM25FRetriever, BM25FRM3Retriever, BM25Retriever
 from lab.retrieval.evaluation import LabelledQuestion
 from lab.retrieval.recipe import keeps
 from lab.retrieval.significance import Gain
-from lab.course.lesson10 import heldout_table
 from lab.vectors import CharNgramAnalyzer
 
 CORPUS = SearchCorpus(
@@ -208,12 +207,3 @@ def test_a_query_that_is_not_text_is_a_type_error_naming_it(retriever) -> None:
         fitted.search_many(["pan", 7])
     with pytest.raises(TypeError, match="wrap it in a list"):
         fitted.search_many("pan")
-
-
-def test_the_heldout_table_sets_the_recipe_reached_against_the_start_on_both_sets_of_questions() -> None:
-    pages, questions = _pages_and_questions()
-    heldout = [LabelledQuestion("h1", "¿Reparten en bicicleta?", frozenset({("p1", None)}))]
-    ladder = climb(Recipe(), [], pages, questions)
-    table = heldout_table(ladder, pages, questions, heldout)
-    assert list(table["questions"]) == ["1 climbed on", "1 written afterwards"]
-    assert table.loc[1, "reached recall@8"] == 1.0 and table.loc[1, "gain recall@8 [95% CI]"].startswith("+0.000")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from lab.clock import SimulatedClock
-from lab.course.lesson10 import read_pages
+from lab.exercises.runs import read_pages
 from lab.retrieval import (BM25Retriever, MissingKeyError, Recipe, Reranked, Rewritten, SearchCorpus, Step,
                            bakery_questions, claude_rewriter, climb)
 from lab.services import ModelAnswer, RerankError, Skipped, VoyageReranker
@@ -110,7 +110,7 @@ def test_claude_rewriter_is_skipped_without_a_key_and_asks_the_model_with_one(mo
 
 def test_a_ladder_step_that_needs_a_missing_key_is_shown_as_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LAB_TEST_RERANK_KEY", raising=False)
-    pages, questions = read_pages(), bakery_questions(bakery_workspace().page_id)[:12]
+    pages, questions = read_pages(10), bakery_questions(bakery_workspace().page_id)[:12]
     steps = [Step("a reranker", {"rerank": PrefersWord("nuez")}, requires=("LAB_TEST_RERANK_KEY",)),
              Step("the breadcrumb left out of the indexed text", {"breadcrumb": False})]
     ladder = climb(Recipe(), steps, pages, questions)
@@ -125,7 +125,7 @@ def test_a_ladder_step_that_needs_a_missing_key_is_shown_as_skipped(monkeypatch:
 
 
 def test_a_ladder_without_gated_steps_keeps_its_columns() -> None:
-    ladder = climb(Recipe(), [Step("headings twice", {"heading_weight": 2})], read_pages(), bakery_questions(bakery_workspace().page_id)[:5])
+    ladder = climb(Recipe(), [Step("headings twice", {"heading_weight": 2})], read_pages(10), bakery_questions(bakery_workspace().page_id)[:5])
     assert "skipped" not in ladder.table.columns
 
 
@@ -141,7 +141,7 @@ def test_a_recipe_naming_a_paid_model_without_its_key_says_which_key(monkeypatch
 
 
 def test_leaving_the_breadcrumb_out_removes_the_title_line_from_the_indexed_texts() -> None:
-    pages = read_pages()
+    pages = read_pages(10)
     with_crumb, without = Recipe().corpus(pages), Recipe(breadcrumb=False).corpus(pages)
     assert with_crumb.ids == without.ids
     first = with_crumb.texts[0]

@@ -7,11 +7,11 @@ import pytest
 from lab.chunking import (SIZE_GUIDANCE, MarkdownHeaderChunker, ParagraphChunker, SectionTokenChunker,
                           WordWindowChunker, count_tokens, guidance_for, guidance_in_units, han_characters,
                           overlap_share, units_per_character)
-from lab.course.handbook import read_handbook
+from tests.handbook_read import read_handbook
 from lab.datasets import load_docs_corpus
 from lab.chunking import Document, chunk_pages
 from lab.client import FixedRate
-from lab.course import run_indexer
+from lab.exercises.runs import run_indexer
 
 
 @pytest.fixture(scope="module")

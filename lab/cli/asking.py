@@ -125,7 +125,7 @@ def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
     ask.add_argument("-k", type=_K, default=5, help="sources the answer may cite (default 5)")
     ask.add_argument("--threshold", type=_SHARE, default=ANSWER_THRESHOLD,
                      help=f"the lowest confidence still answered (default {ANSWER_THRESHOLD:g}, calibrated in "
-                          "lesson 10)")
+                          "lesson 11)")
     ask.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
                      help="answer only from the pages the index stores for this audience (default: every page)")
     ask.add_argument("question", nargs="+", help="the question")

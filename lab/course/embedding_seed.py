@@ -17,11 +17,12 @@ import subprocess
 import sys
 
 from lab.chunking import chunk_pages
-from lab.course.lesson10 import read_pages
+from lab.client import FixedRate, NotionClient
 from lab.course.paths import REPO_ROOT
 from lab.embedders import MISSES_ENV, OFFLINE_MODELS, ProgressBar, embedder_named
 from lab.retrieval import bakery_questions, heldout_bakery_questions, unanswerable_bakery_questions
-from lab.simulator import bakery_workspace
+from lab.ingest import read_knowledge_base
+from lab.simulator import KB_INTEGRATION, bakery_simulator, bakery_workspace, in_process_session
 
 __all__ = ["seed_texts", "main"]
 
@@ -31,7 +32,10 @@ def seed_texts() -> tuple[list[str], list[str]]:
     page_id = bakery_workspace().page_id
     questions = [q.question for questions in (bakery_questions(page_id), heldout_bakery_questions(page_id),
                                               unanswerable_bakery_questions()) for q in questions]
-    return [chunk.text for chunk in chunk_pages(list(read_pages())).chunks], questions
+    sim = bakery_simulator(seed=0)  # the pages do not depend on the seed
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=FixedRate(3.0))
+    return [chunk.text for chunk in chunk_pages(read_knowledge_base(client).pages).chunks], questions
 
 
 def main(models: tuple[str, ...] = OFFLINE_MODELS) -> None:

@@ -1,6 +1,6 @@
 """A lesson told as steps on a scratch folder and its index, whose cells can be run again.
 
-Lesson 11 edits files, deletes them and re-ingests; running such a cell again would find the
+Lesson 12 edits files, deletes them and re-ingests; running such a cell again would find the
 file already edited and the index already written. Like :class:`lab.course.story.Story`, a
 :class:`FolderStory` keeps the world as it was before each step (the folder's files, the
 index, and any objects the lesson hands it, such as an answer cache), so a cell that starts with

@@ -1,37 +1,31 @@
-"""Lesson 06's world (workspace, paced client, index) as a re-runnable story, and its exercises."""
+"""Lesson 06's world (workspace, paced client, index) as a re-runnable story."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import asdict
-from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
-from lab.client import FixedRate, NotionClient, RequestRecord, collect_paginated_api
+from lab.client import FixedRate, NotionClient, RequestRecord
 from lab.client.log import COLUMNS
-from lab.course.edits import afternoon_edits, apply_edits, move_section_to_sub_page
-from lab.course.exercises import Exercises
+from lab.course.edits import move_section_to_sub_page
 from lab.course.story import Story, World
-from lab.ingest.reading import find_data_source, page_title, request_breakdown
+from lab.ingest.reading import request_breakdown
 from lab.index import IndexStore
-from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
-from lab.simulator import KB_INTEGRATION, InjectedCrash, Workspace, bakery_simulator, crashing_session
+from lab.ingest.sync import SyncReport
+from lab.simulator import KB_INTEGRATION, Workspace, bakery_simulator
 from lab.simulator import in_process_session
 from lab.simulator.workspace import Page
 
 __all__ = ["SEED", "STORAGE_FAQ", "POLICY", "fresh_world", "afternoon_story", "storage_faq_edit",
            "exceptions_to_a_sub_page", "exceptions_edit", "sync_summary", "requests_by_kind",
-           "interrupted_first_indexes", "exercise", "key_figures"]
+           "key_figures"]
 
 SEED = 6  # seeds latency and request ids
 STORAGE_FAQ = "faq-conservacion"  # the page edited twice in the minute of the first index
 POLICY = "politica-cancelaciones"  # whose exceptions become a sub-page in the evening
-
-
-#: The checkers of the exercises at the end of lesson 06: ``exercise(1).check(...)``.
-exercise = Exercises("lesson06")
 
 
 def fresh_world(db: str | Path = ":memory:") -> World:
@@ -95,99 +89,6 @@ def requests_by_kind(records: Sequence[RequestRecord], page_ids: Collection[str]
     kinds = {"queries and searches": parts["search"] + parts["queries"] + parts["other"],
              "page block lists": parts["page reads"], "nested block lists": parts["nested reads"]}
     return kinds | ({"retries": parts["retries"]} if parts["retries"] else {})
-
-
-def interrupted_first_indexes(shares: tuple[float, ...] = (0.25, 0.50, 0.90)) -> pd.DataFrame:
-    """The first index killed after each share of its requests, then run again: what it resumed
-    from, what it still had to read, and whether it ended equal to an uninterrupted one."""
-    whole = fresh_world()
-    uninterrupted = full_index(whole.client, whole.store, whole.simulator.clock).requests
-    rows = []
-    for share in shares:
-        world = fresh_world()
-        sim, clock = world.simulator, world.simulator.clock
-        crash_at = round(share * uninterrupted)
-        dying = NotionClient(sim.token_for(KB_INTEGRATION), session=crashing_session(sim, crash_at), clock=clock,
-                             pacer=FixedRate(3.0))
-        try:
-            full_index(dying, world.store, clock)
-        except InjectedCrash:
-            pass
-        clock.advance(600)  # ten minutes later, someone runs the same command again
-        resumed = full_index(world.client, world.store, clock)
-        rows.append({"killed at request": crash_at, "share of requests done": f"{share:.0%}",
-                     "pages kept": resumed.pages_resumed, "requests after resuming": resumed.requests,
-                     "requests saved": uninterrupted - resumed.requests,
-                     "same index": world.store.state() == whole.store.state()})
-    return pd.DataFrame(rows)
-
-
-def _first_index(world: World) -> SyncReport:
-    """16:00 as the lesson tells it: an edit, the first index, a second edit in the same minute."""
-    ws, clock = world.simulator.workspace, world.simulator.clock
-    clock.set(5)
-    storage_faq_edit(ws, 1)
-    report = full_index(world.client, world.store, clock)
-    clock.set(45)
-    storage_faq_edit(ws, 2)
-    return report
-
-
-@exercise.define(1)
-def _strict_after_misses() -> dict:
-    world = fresh_world()
-    world.simulator.clock.set(5)
-    storage_faq_edit(world.simulator.workspace, 1)
-    world.simulator.clock.set(45)
-    storage_faq_edit(world.simulator.workspace, 2)
-    source = find_data_source(world.client)["id"]
-    watermark = world.simulator.workspace.pages[world.simulator.workspace.page_id(STORAGE_FAQ)].edited
-
-    def titles(operator: str) -> set[str]:
-        rows = collect_paginated_api(world.client.data_sources.query, data_source_id=source,
-                                     filter={"timestamp": "last_edited_time",
-                                             "last_edited_time": {operator: watermark}})
-        return {page_title(row) for row in rows}
-
-    return {"missed_by_after": titles("on_or_after") - titles("after")}
-
-
-@lru_cache(maxsize=None)
-def _afternoon_runs() -> dict[str, tuple[int, int]]:
-    """(requests, tokens embedded) of the first index, the 18:00 sync and a sync with no changes."""
-    world = fresh_world()
-    clock = world.simulator.clock
-    first = _first_index(world)
-    apply_edits(world.simulator.workspace, afternoon_edits())
-    clock.set(2 * 3600)
-    today = incremental_sync(world.client, world.store, clock)
-    clock.set(3 * 3600)
-    quiet = incremental_sync(world.client, world.store, clock)
-    return {"first index": (first.requests, first.tokens_embedded),
-            "today's sync": (today.requests, today.tokens_embedded),
-            "a sync with no changes": (quiet.requests, quiet.tokens_embedded)}
-
-
-@exercise.define(2)
-def _month_prices() -> dict:
-    month = {name: cost_table(_afternoon_runs(), usd_per_million=price).iloc[-1]["usd_embeddings"]
-             for name, price in (("lite", 0.02), ("large", 0.12))}
-    return {"month_usd_lite": float(month["lite"]), "month_usd_large": float(month["large"])}
-
-
-@exercise.define(3)
-def _restored_notice() -> dict:
-    world = fresh_world()
-    ws, clock = world.simulator.workspace, world.simulator.clock
-    _first_index(world)
-    apply_edits(ws, afternoon_edits())
-    clock.set(2 * 3600)
-    incremental_sync(world.client, world.store, clock)
-    clock.set(2 * 3600 + 600)
-    ws.restore(ws.page_id("aviso-semana-santa-2026"))
-    back = incremental_sync(world.client, world.store, clock)
-    return {"chunks_new": back.chunks_new, "chunks_updated": back.chunks_updated,
-            "tokens_embedded": back.tokens_embedded}
 
 
 def key_figures(tables: Path) -> str:

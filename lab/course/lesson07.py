@@ -1,54 +1,18 @@
-"""Lesson 07's seed, the tables only this lesson builds, and the checkers of its exercises.
-
-The tables audit one retriever at a time on the lesson's labelled sets: what an abstain
-threshold keeps, the top hits of a search with and without the asker's audience, what the
-audience filter changes over a whole question set, and what an analyzer changes. Expected values
-of the exercises are computed here by the lab's own code, never typed.
-"""
+"""Lesson 07's seed, the layout of its permission-filter table, and the figures its run summary
+reports. The lesson's searches and measurements run in its cells."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from lab.chunking.corpus import chunk_pages
-from lab.client import FixedRate
-from lab.course.exercises import Exercises
-from lab.course.indexing_runs import run_indexer
-from lab.retrieval import BM25Retriever, Retriever, SearchCorpus, TfidfRetriever
-from lab.retrieval.evaluation import (LabelledQuestion, RecallAt, ReciprocalRank, evaluate_search, mean_table, ndcg_at_k,
-                                      recall_at_k, reciprocal_rank, source_units)
-from lab.retrieval.labelled_sets import bakery_questions
-from lab.vectors import Hit, WordAnalyzer
-from lab.simulator.workspaces import bakery_workspace
+from lab.vectors import Hit
 
-__all__ = ["SEED", "threshold_table", "top_hits_table", "audience_filter_table", "analyzer_table", "exercise", "key_figures"]
+__all__ = ["SEED", "top_hits_table", "key_figures"]
 
 SEED = 7  # seeds the simulated reads (latency, faults) and LSA's start vector
-
-_HANDBOOK_METRICS = (RecallAt(1), RecallAt(8), ReciprocalRank())
-
-
-#: The checkers of the exercises at the end of lesson 07: ``exercise(1).check(...)``.
-exercise = Exercises("lesson07")
-
-
-def threshold_table(retriever: Retriever, questions: Sequence[LabelledQuestion], threshold: float,
-                    k: int = 3) -> pd.DataFrame:
-    """Per question: the top ``k`` with scores, what a ``min_score`` of ``threshold`` keeps, and how
-    many relevant results the threshold drops (a relevant result it drops is a cost of the threshold)."""
-    rows = []
-    for q in questions:
-        plain = retriever.search(q.question, k=k)
-        kept = retriever.search(q.question, k=k, min_score=threshold)
-        dropped = ({h.id for h in plain} - {h.id for h in kept}) & q.relevant
-        rows.append({"query": q.id, f"top {k}": " ".join(f"{h.id}:{h.score:.2f}" for h in plain),
-                     f"kept at {threshold}": " ".join(h.id for h in kept) or "(abstain)",
-                     "relevant dropped": len(dropped)})
-    return pd.DataFrame(rows)
 
 
 def top_hits_table(searches: Mapping[str, Sequence[Hit]], audience_of: Mapping[str, str],
@@ -60,84 +24,7 @@ def top_hits_table(searches: Mapping[str, Sequence[Hit]], audience_of: Mapping[s
                       for label, hits in searches.items()], ignore_index=True)
 
 
-def audience_filter_table(retriever: Retriever, questions: Sequence[LabelledQuestion], hidden_page: str,
-                          support: str = "客服") -> pd.DataFrame:
-    """recall@1, recall@8 and MRR without an audience filter and with each asker's audience, and how
-    many of the ``support`` audience's questions get a chunk of ``hidden_page`` in their top 8."""
-    rows = []
-    for label, audience in (("no filter", lambda q: None), ("asker's audience", lambda q: q.audience)):
-        table = evaluate_search(lambda q: retriever.search(q.question, k=50, audience=audience(q)), questions,
-                                _HANDBOOK_METRICS)
-        leaks = sum(hidden_page in {h.page_id for h in retriever.search(q.question, k=8, audience=audience(q))}
-                    for q in questions if q.audience == support)
-        rows.append({"search": label, **mean_table(table).set_index("metric")["mean"].round(3).to_dict(),
-                     "support questions shown HR text": leaks})
-    return pd.DataFrame(rows)
-
-
-def analyzer_table(corpus: SearchCorpus, questions: Sequence[LabelledQuestion],
-                   analyzers: Mapping[str, Callable[[str], list[str]]]) -> pd.DataFrame:
-    """BM25 and TF-IDF under each analyzer, searching with the asker's audience: how many questions
-    share at least one term with a chunk they may see, then recall@1, recall@8 and MRR."""
-    rows = []
-    for analyzer_name, analyzer in analyzers.items():
-        for name, retriever in (("BM25", BM25Retriever(analyzer=analyzer)),
-                                ("TF-IDF", TfidfRetriever(analyzer=analyzer))):
-            retriever.fit(corpus)
-            table = evaluate_search(lambda q: retriever.search(q.question, k=50, audience=q.audience), questions,
-                                    _HANDBOOK_METRICS)
-            matched = sum(bool(retriever.search(q.question, k=1, audience=q.audience, min_score=1e-9))
-                          for q in questions)
-            rows.append({"analyzer": analyzer_name, "method": name, "questions with a matching term": matched,
-                         **mean_table(table).set_index("metric")["mean"].round(3).to_dict()})
-    return pd.DataFrame(rows)
-
-
 # ---------------------------------------------------------------- the exercises
-
-@lru_cache(maxsize=None)
-def _bakery() -> tuple[SearchCorpus, tuple[LabelledQuestion, ...]]:
-    read = run_indexer("paced", FixedRate(3.0), seed=SEED).read
-    corpus = SearchCorpus.from_chunks(chunk_pages(read.pages).chunks)
-    return corpus, tuple(bakery_questions(bakery_workspace().page_id))
-
-
-def _bm25_recall_at_8(analyzer: WordAnalyzer) -> pd.Series:
-    corpus, questions = _bakery()
-    bm25 = BM25Retriever(analyzer=analyzer).fit(corpus)
-    table = evaluate_search(lambda q: bm25.search(q.question, k=50), questions, [RecallAt(8)])
-    return table.set_index("question")["recall@8"]
-
-
-@exercise.define(1)
-def _one_ranking_by_hand() -> dict:
-    corpus, questions = _bakery()
-    question = questions[1]
-    ranked = source_units(BM25Retriever().fit(corpus).search(question.question, k=50))
-    return {"recall_at_8": recall_at_k(ranked, question.relevant, 8),
-            "reciprocal_rank": reciprocal_rank(ranked, question.relevant),
-            "ndcg_at_10": ndcg_at_k(ranked, question.relevant, 10)}
-
-
-@exercise.define(2)
-def _digits_kept() -> dict:
-    _, questions = _bakery()
-    dropped, kept = _bm25_recall_at_8(WordAnalyzer()), _bm25_recall_at_8(WordAnalyzer(keep_digits=True))
-    moved = set(kept.index[kept != dropped])
-    text_of = {q.id: q.question for q in questions}
-    return {"recall_at_8": float(kept.mean()), "questions_moved": moved,
-            "moved_with_a_digit": sum(any(c.isdigit() for c in text_of[qid]) for qid in moved)}
-
-
-@exercise.define(3)
-def _page_level() -> dict:
-    corpus, questions = _bakery()
-    bm25 = BM25Retriever().fit(corpus)
-    section = evaluate_search(lambda q: bm25.search(q.question, k=50), questions, [RecallAt(8)])
-    pages = bakery_questions(bakery_workspace().page_id, level="page")
-    page = evaluate_search(lambda q: bm25.search(q.question, k=50), pages, [RecallAt(8)], level="page")
-    return {"section_hit_rate": float((section["recall@8"] > 0).mean()),
-            "page_hit_rate": float((page["recall@8"] > 0).mean())}
 
 
 def key_figures(tables: Path) -> str:

@@ -75,11 +75,17 @@ def _coalesce_streams(outputs: list) -> list:
     return merged
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def normalise_notebook(nb: dict) -> dict:
     """Drop what varies between runs (papermill timings, interpreter patch version, stream
-    flushing), keep execution counts. Works in place on a NotebookNode or the plain dict a
-    Jupyter server is about to save, and returns it."""
+    flushing, the live controls' widget ids and state), keep execution counts. A control's saved
+    output is then the picture of its default values it carries beside the widget
+    (:mod:`lab.course.controls`). Works in place on a NotebookNode or the plain dict a Jupyter
+    server is about to save, and returns it."""
     nb["metadata"].pop("papermill", None)
+    nb["metadata"].pop("widgets", None)
     nb["metadata"].get("language_info", {}).pop("version", None)
     for cell in nb["cells"]:
         cell["metadata"].pop("papermill", None)
@@ -87,6 +93,8 @@ def normalise_notebook(nb: dict) -> dict:
         if "tags" in cell["metadata"] and not cell["metadata"]["tags"]:
             del cell["metadata"]["tags"]
         if cell["cell_type"] == "code":
+            for output in cell["outputs"]:
+                output.get("data", {}).pop(WIDGET_VIEW, None)
             cell["outputs"] = _coalesce_streams(cell["outputs"])
     return nb
 
@@ -191,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="execute every lesson in order and print a summary")
     run.add_argument("lessons", nargs="*", help="lesson prefixes to run (e.g. 01 03); all by default")
-    rerun = sub.add_parser("rerun", help="run each code cell twice in a row and list the cells whose output changes")
+    rerun = sub.add_parser("rerun", help="run each code cell twice in a row, then each worked solution, and list the "
+                                            "cells whose output changes and the solutions that fail")
     rerun.add_argument("lessons", nargs="*", help="lesson prefixes (e.g. 06); all by default")
     args = parser.parse_args(argv)
 
@@ -199,14 +208,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.lessons:
         paths = [p for p in paths if any(p.name.startswith(prefix) for prefix in args.lessons)]
     if args.command == "rerun":
-        from lab.course.rerun import rerun_each_cell
+        from lab.course.rerun import rerun_lesson
 
-        changed = {path.stem: rerun_each_cell(path) for path in paths}
-        for name, changes in changed.items():
-            print(f"{name}: {'every cell re-runs identically' if not changes else f'{len(changes)} cells change'}")
-            for change in changes:
-                print(textwrap.indent(str(change), "  "))
-        return 0 if not any(changed.values()) else 1
+        reports = {path.stem: rerun_lesson(path) for path in paths}
+        for name, report in reports.items():
+            ran = f"{report.solutions_run} solutions"
+            print(f"{name}: " + (f"every cell re-runs identically, {ran} pass their checkers" if report.ok else
+                                 f"{len(report.changes)} cells change, {len(report.failures)} of {ran} fail"))
+            for problem in [*report.changes, *report.failures]:
+                print(textwrap.indent(str(problem), "  "))
+        return 0 if all(report.ok for report in reports.values()) else 1
     results = run_all(paths)
     print_summary(results)
     return 0 if all(r.ok for r in results) else 1

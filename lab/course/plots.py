@@ -82,8 +82,10 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
                    "requests in the window", title or "How the window budget fills", fontsize=8, loc="upper left")
 
 
-def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], limit: int = 300) -> Figure:
-    """Tokens per page (before) beside tokens per chunk (after), with the chunk limit marked."""
+def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], limit: int = 300,
+                    title: str = "") -> Figure:
+    """Tokens per page (before) beside tokens per chunk (after), with the chunk limit marked, under
+    ``title`` if one is given."""
     fig = Figure(figsize=(10, 3.8))
     left, right = fig.subplots(1, 2)
     left.hist(page_tokens, bins=12, color=COLORS["purple"], edgecolor="white")
@@ -97,6 +99,8 @@ def size_histograms(page_tokens: Sequence[int], chunk_tokens: Sequence[int], lim
     right.set_title(f"After: {len(chunk_tokens)} chunks")
     right.set_xlabel("tokens per chunk (body, without the header line)")
     right.set_ylabel("chunks")
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig
 
@@ -121,8 +125,12 @@ def strategy_size_chart(sizes: dict[str, Sequence[int]], unit: str = "lab tokens
 
 
 def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, str], query_xy: np.ndarray | None = None,
-                    query_label: str = "", title: str = "") -> Figure:
-    """Chunks on the 2-D SVD map, one colour per page type, with the question as a star."""
+                    query_label: str = "", title: str = "", variance: Sequence[float] | None = None) -> Figure:
+    """Chunks on the 2-D SVD map, one colour per page type, with the question as a star.
+
+    ``variance`` is each component's share of the variance (``explained_variance_ratio_``), written
+    on its axis; the coordinates are the chunks' projections on the components, in the units of
+    the vectors projected (a unit-length vector projects within [-1, 1])."""
     fig = Figure(figsize=(8, 5.6))
     ax = fig.add_subplot()
     labels = np.asarray(labels)
@@ -132,7 +140,9 @@ def chunk_map_chart(coords: np.ndarray, labels: Sequence[str], names: dict[str, 
         ax.scatter(coords[mask, 0], coords[mask, 1], s=22, color=color, alpha=0.8, label=f"{name} ({mask.sum()})")
     if query_xy is not None:
         ax.scatter([query_xy[0]], [query_xy[1]], marker="*", s=280, color="black", label=query_label)
-    return _finish(fig, ax, "component 1", "component 2", title or "Chunks on the map: TF-IDF projected with SVD",
+    axes = [f"component {i}" + (f" ({100 * share:.1f} % of the variance)" if variance is not None else "")
+            for i, share in enumerate(variance if variance is not None else (0, 0), start=1)]
+    return _finish(fig, ax, axes[0], axes[1], title or "Chunks on the map: TF-IDF projected with SVD",
                    fontsize=8)
 
 

@@ -17,8 +17,8 @@
   LSA written to an index and asked through it.
 - :class:`AuditedRetriever` wraps any retriever and appends who asked, a keyed hash of the query
   and the page ids returned to a :class:`SearchLog` (JSONL).
-- :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units;
-  :mod:`lab.course.handbook` reads the Chinese handbook with its audiences.
+- :mod:`lab.retrieval.labelled_sets` loads the labelled questions with gold answers as units
+  (lesson 07 reads the Chinese handbook with its audiences in its own cells).
 """
 
 from lab.retrieval.corpus import SearchCorpus, UnknownAudienceError

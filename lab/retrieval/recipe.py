@@ -242,8 +242,8 @@ def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions:
     """Measure ``start``, then each step applied to the recipe kept so far; keep it if :func:`keeps`.
 
     Each row gives the step's means, each measure's gain over the recipe kept so far with its
-    95% paired-bootstrap interval (seeded), the questions whose recall@8 went up or down, and
-    whether the step was kept.
+    95% paired-bootstrap interval (seeded; as numbers, ``low``/``high``, and as text), the questions
+    whose recall@8 went up or down, and whether the step was kept.
     """
     names = [m.name for m in metrics]
     rungs = _Rungs(pages, questions, metrics)
@@ -266,6 +266,7 @@ def climb(start: Recipe, steps: Sequence[Step], pages: Sequence[Any], questions:
         row: dict[str, Any] = {"step": step.name, **{n: scores[n].mean() for n in names}}
         for n, gain in gains.items():
             row[f"gain {n}"] = gain.mean
+            row[f"low {n}"], row[f"high {n}"] = gain.low, gain.high
             row[f"95% CI {n}"] = f"[{gain.low:+.3f}, {gain.high:+.3f}]"
         first = gains[names[0]]
         row.update({f"{names[0]} up/down": f"{first.won}/{first.lost}", "kept": kept})

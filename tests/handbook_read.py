@@ -1,4 +1,4 @@
-"""The Chinese support handbook as a searchable corpus: read from the simulator, chunked, audiences attached.
+"""The Chinese support handbook as lesson 07 reads it: from the simulator, chunked, audiences attached.
 
 The handbook's knowledge base (客服知识库) holds support pages (受众 = 客服) and one HR page
 (受众 = 人事). The index keeps both audiences; each chunk's audience is its page's 受众 select,

@@ -7,7 +7,7 @@ not, what was expected, what it got, and a hint. The worked solution calls
 ``exercise(n).assert_solved(...)``, which raises :class:`ExerciseMismatch` with the same
 message, so a solution that drifts from its lesson fails the tests.
 
-Expected values are computed by the lesson's own code in ``lab.course``, never typed in.
+Expected values are computed by the lab's own code in ``lab.exercises.lessonNN``, never typed in.
 """
 
 from __future__ import annotations
