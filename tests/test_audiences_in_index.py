@@ -18,7 +18,7 @@ from lab.answering import Answerer
 from lab.cli import DEFAULT_SERVE_TOKEN, ExitCode, main
 from lab.client import NoPacing, NotionClient
 from lab.clock import WallClock
-from lab.course.handbook import AUDIENCE_PROPERTY, KNOWLEDGE_BASE, PUBLISHABLE_PROPERTY
+from handbook_read import AUDIENCE_PROPERTY, KNOWLEDGE_BASE, PUBLISHABLE_PROPERTY
 from lab.datasets.handbook import AUDIENCES, SUPPORT_INTEGRATION, load_handbook_questions, load_handbook_workspace
 from lab.index import IndexStore
 from lab.ingest.page_reads import page_essentials
