@@ -24,7 +24,7 @@ from pathlib import Path
 
 from lab.errors import LabError
 
-__all__ = ["PostgresCluster", "PostgresUnavailable", "find_server_binaries"]
+__all__ = ["PostgresCluster", "PostgresUnavailable", "find_server_binaries", "unavailable_reason"]
 
 _SUPERUSER = "lab"
 _TEMPLATE = "lab_template"
@@ -44,6 +44,21 @@ def find_server_binaries() -> Path:
         return Path(installed[-1]).parent
     raise PostgresUnavailable("the PostgreSQL server is not installed (no initdb on the PATH or under "
                               "/usr/lib/postgresql); on Debian: apt-get install postgresql")
+
+
+def unavailable_reason() -> str | None:
+    """Why no cluster could start here (one line), or ``None`` when psycopg, the server binaries and a
+    user to run them are all present; cheap: it starts nothing."""
+    try:
+        import psycopg  # noqa: F401 - the store's driver
+    except ImportError:
+        return "psycopg is not installed (pip install 'lab[postgres]')"
+    try:
+        find_server_binaries()
+        _runner()
+    except PostgresUnavailable as exc:
+        return str(exc)
+    return None
 
 
 def _runner() -> list[str]:
