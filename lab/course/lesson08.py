@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["CANDIDATES", "GOALS", "key_figures"]
+__all__ = ["CANDIDATES", "GOALS", "MEMORY_SCRIPT", "MEMORY_SESSIONS", "key_figures"]
 
 # Values a chat might try to save as the profile's "goal"; the labels are what a careful person
 # would judge, not what the pattern sees.
@@ -26,6 +26,28 @@ CANDIDATES = (
     ("answer_style", "examples first; the wifi password is cuaderno2026"),
     ("note_about_diego", "Diego cannot stand jazz"),
     ("health", "appointment with the cardiologist tomorrow"),
+)
+
+# Two sessions with the memory tool: they share the /memories folder and nothing else.
+MEMORY_SESSIONS = (
+    ("My exam is on Thursday 12 March. Keep answers short, with an example first.",),
+    ("When is my exam?", "It moved to Friday 13 March."),
+)
+_FACTS = "# Learner\n- exam: Thursday 12 March\n- answers: short, example first\n"
+# The replies a model would write in those sessions, tool calls included, played offline: one
+# list per model call; a dict is a memory command, a string is text. The first create tries to
+# leave the folder and is refused; the model corrects it.
+MEMORY_SCRIPT = (
+    [{"command": "view", "path": "/memories"}],
+    [{"command": "create", "path": "/memories/../learner.md", "file_text": _FACTS}],
+    [{"command": "create", "path": "/memories/learner.md", "file_text": _FACTS}],
+    ["Noted: Thursday 12 March; short answers, example first."],
+    [{"command": "view", "path": "/memories"}],
+    [{"command": "view", "path": "/memories/learner.md"}],
+    ["Thursday 12 March."],
+    [{"command": "str_replace", "path": "/memories/learner.md", "old_str": "Thursday 12 March",
+      "new_str": "Friday 13 March"}],
+    ["Updated: your exam is on Friday 13 March."],
 )
 
 

@@ -96,13 +96,17 @@ def poison_report(answer: Answer, prompt: AnswerPrompt) -> pd.DataFrame:
 
 def answers_summary(answers: pd.DataFrame, threshold: float) -> pd.DataFrame:
     """Citation accuracy and abstention, without a threshold and at ``threshold``: each share with
-    the counts it is made of."""
+    the counts it is made of. Escalated questions (a person answers them) come first, counted
+    apart, and are left out of every other figure."""
+    escalated = answers["escalated"] != "" if "escalated" in answers else pd.Series(False, index=answers.index)
+    answers = answers[~escalated]
     answerable, other = answers[answers["answerable"]], answers[~answers["answerable"]]
     kept = answerable[answerable["confidence"] >= threshold]
     abstained = other[other["confidence"] < threshold]
     at = tradeoff_table(answers, [threshold]).iloc[0]  # the shares, as the trade-off chart computes them
     cited = answerable["cites_gold"].sum()
-    rows = [("no threshold: answers citing a gold section", tradeoff_table(answerable, [0.0]).iloc[0]["precision"],
+    rows = [("escalated to a person, never answered", escalated.mean(), f"{escalated.sum()} of {len(escalated)}"),
+            ("no threshold: answers citing a gold section", tradeoff_table(answerable, [0.0]).iloc[0]["precision"],
              f"{cited} of {len(answerable)}"),
             ("calibrated threshold", threshold, ""),
             ("at the threshold: answerable questions answered", at["coverage"], f"{len(kept)} of {len(answerable)}"),

@@ -18,7 +18,7 @@ from lab.ingest import IngestReport
 
 __all__ = ["key_figures", "docs_paragraphs", "edit_file", "report_frame",
            "runs_table", "cache_table", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
-           "BATCH_SIZE"]
+           "BATCH_SIZE", "DAMAGE", "naive_markdown"]
 
 #: The question the lesson asks before and after an edit.
 QUESTION = "How long does it take to get from an empty workspace to a published week?"
@@ -28,6 +28,33 @@ EDIT = ("in about fifteen minutes", "in about ten minutes")
 BATCH_SIZE = 16
 
 #: Report columns the lesson's tables show, in order.
+#: What converting a document usually leaves behind: (document, damage, a text that shows it).
+DAMAGE = (
+    ("guides/holiday-scheduling.pdf", "running header on every page", "Shiftly Docs"),
+    ("guides/holiday-scheduling.pdf", "page numbers", "Page 1 of 2"),
+    ("integrations/microsoft-teams.html", "the site's menu", "Sign in"),
+    ("integrations/microsoft-teams.html", "the site's sidebar", "Quickstart"),
+    ("integrations/microsoft-teams.html", "the site's footer", "© 2026"),
+    ("admin/data-retention.docx", "a table row split in two", "|  |  | An administrator"),
+)
+
+
+def naive_markdown(path: str, data: bytes) -> str:
+    """A document converted the plain way, before any cleaning: pdfminer's text, or markdownify on the
+    whole page (mammoth's HTML for Word), for comparison with :func:`lab.chunking.conversion.document_markdown`."""
+    import io
+
+    import mammoth
+    from markdownify import markdownify
+    from pdfminer.high_level import extract_text
+
+    if path.endswith(".pdf"):
+        return extract_text(io.BytesIO(data))
+    if path.endswith(".docx"):
+        return markdownify(mammoth.convert_to_html(io.BytesIO(data)).value)
+    return markdownify(data.decode("utf-8"))
+
+
 RUN_COLUMNS = ["model", "files_read", "files_cut", "files_removed", "chunks_new", "chunks_changed",
                "chunks_unchanged", "chunks_deleted", "chunks_stale", "chunks_total", "texts_embedded", "batches",
                "generation"]

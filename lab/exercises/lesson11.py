@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from lab.answering import Answerer, Source, answer_table, build_prompt, flag_sources, tradeoff_table
+from lab.answering import ALLERGY_RULE, Answerer, Source, answer_table, build_prompt, flag_sources, tradeoff_table
 from lab.course.lesson06 import fresh_world
 from lab.course.lesson11 import FORGED
 from lab.exercises.checking import Exercises
@@ -24,7 +24,7 @@ exercise = Exercises("lesson11")
 def _answers() -> pd.DataFrame:
     _, clock, client, store = fresh_world().parts
     full_index(client, store, clock, SyncConfig(dense=TUNED.dense_embedder()))
-    answerer = Answerer(IndexSearcher(store, TUNED)).fit()
+    answerer = Answerer(IndexSearcher(store, TUNED), escalate=(ALLERGY_RULE,)).fit()
     return answer_table(answerer, bakery_questions(bakery_workspace().page_id), unanswerable_bakery_questions())
 
 
