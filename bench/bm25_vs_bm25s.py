@@ -122,7 +122,8 @@ def _agreement(ours: list[list[tuple[int, float]]], theirs: tuple[np.ndarray, np
 
 def _index_bytes(lab: BM25, theirs: bm25s.BM25) -> tuple[int, int]:
     ours = sum(array.nbytes for array in (lab.weights_.data, lab.weights_.indices, lab.weights_.indptr,
-                                          lab.max_weights_, lab.idf_, lab.doc_lengths_))
+                                          lab.max_weights_, lab.weight_levels_, lab.level_slots_, lab.level_rows_,
+                                          lab.idf_, lab.doc_lengths_))
     return ours, sum(theirs.scores[name].nbytes for name in ("data", "indices", "indptr"))
 
 
@@ -216,8 +217,8 @@ def format_tables(query_rows: Sequence[QueryRow], index_rows: Sequence[IndexRow]
           _megabytes(row.lab_peak_bytes)) for row in index_rows])
     notes = [f"BM25 top {K}, one thread, best of the runs; lab/numba above 1: the lab answers more queries per second; "
              "index time below 1: the lab indexes faster",
-             "memory: the arrays each index keeps (lab: float64 weights, bm25s: float32 scores) and the lab's peak "
-             "while fitting, for the largest corpus"]
+             "memory: the arrays each index keeps (lab: float64 weights, their one-byte levels and the frequent terms' "
+             "level rows; bm25s: float32 scores) and the lab's peak while fitting, for the largest corpus"]
     return "\n".join(["bm25: queries per second", *queries, "", "bm25: index time and memory", *index, *notes])
 
 
