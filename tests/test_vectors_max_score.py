@@ -22,8 +22,8 @@ def _column_maxima(weights: sp.csc_matrix) -> np.ndarray:
 def _max_score(queries: sp.csr_matrix, weights: sp.csc_matrix, k: int, mask: np.ndarray, min_score: float,
                window: int, levels: np.ndarray | None = None, share: int | None = None) -> list[list[tuple[int, float]]]:
     """The MaxScore path on every query, however small (``small_query`` 0), in windows of ``window`` rows,
-    with each weight's smallest level or the ``levels`` given; with a ``share``, the terms in at least
-    ``1 / share`` of the rows get level rows and the queries holding one take that path instead."""
+    with each weight's smallest level or the ``levels`` given; with a ``share``, the queries of two
+    terms or more sum their levels instead, the terms in at least ``1 / share`` of the rows from level rows."""
     bounds = _column_maxima(weights)
     levels = weight_levels(weights, bounds) if levels is None else levels
     if share is None:
@@ -33,7 +33,7 @@ def _max_score(queries: sp.csr_matrix, weights: sp.csc_matrix, k: int, mask: np.
     found = new_buffers(queries.shape[0], min(k, weights.shape[0]))
     update_top_k_max_score(queries.indptr.astype(np.int64), queries.indices.astype(np.int64),
                            queries.data.astype(np.float64), weights.indptr, weights.indices, weights.data, bounds,
-                           levels, slots, rows, mask, min_score, window, 0, *found)
+                           levels, slots, rows, mask, min_score, window, 0, share is not None, *found)
     return _ranked(*found)
 
 
@@ -80,11 +80,12 @@ def test_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(proble
     assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, levels) == plain
 
 
-@pytest.mark.parametrize("share", [2, 1_000])
+@pytest.mark.parametrize("share", [1, 2, 1_000])
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(problem=_problems())
 def test_summing_level_rows_gives_the_rows_and_scores_of_the_plain_loop_to_the_last_bit(problem, share: int) -> None:  # type: ignore[no-untyped-def]
-    # share 1,000: every term gets a level row; share 2: the terms in half the rows or more, the others are added up
+    # share 1,000: every term gets a level row; 2: the terms in half the rows or more; 1: those in every row;
+    # the others are added up one entry at a time (all of a query's terms, often)
     weights, queries, k, mask, min_score, window = problem
     plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
     assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, share=share) == plain
@@ -187,9 +188,8 @@ def test_bm25_top_k_many_equals_the_readable_formula_on_a_zipf_corpus_with_frequ
     assert index.top_k_many(queries, k) == [_plain_top_k(index, query, k, None, None) for query in queries]
     entries = [sum(np.diff(index.weights_.indptr)[index.query_terms(query)]) for query in queries]
     assert sum(n > SMALL_QUERY for n in entries) > len(queries) / 2  # most took the skipping path
-    slots = index.level_slots_
-    assert sum(n > SMALL_QUERY and (slots[index.query_terms(query)] >= 0).any()
-               for n, query in zip(entries, queries)) > len(queries) / 2  # most of them by level rows
+    assert sum(n > SMALL_QUERY and len(set(index.query_terms(query))) > 1
+               for n, query in zip(entries, queries)) > len(queries) / 2  # most of them by summing levels
 
 
 def test_bm25_top_k_many_leaves_out_masked_and_weak_documents_on_the_skipping_path() -> None:

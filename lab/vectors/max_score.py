@@ -38,21 +38,24 @@ margin of ``SLACK``). Weights and query values must be >= 0, so that a partial s
 bound of the score: BM25 with a non-negative idf. Queries with little to read (``SMALL_QUERY``
 stored entries or fewer) take the plain loop, which is faster when there is nothing to skip.
 
-Queries holding a frequent word take another way. Words found in a tenth to most of the rows
-have bounds too alike for MaxScore to skip much, and adding up their levels one entry at a time
-costs what adding up the weights costs: a scattered add per entry. So a term found in at least a
-sixteenth of the rows (``DENSE_SHARE``) also keeps its levels as a dense row, one byte per row of
-the corpus, 0 where the row lacks it (:func:`dense_levels`). Such a query sums its terms' levels
-for every row, as whole numbers (a level times the term's share of the query's bounds, in units
-of 2**-23 of their sum, so no sum leaves 32 bits): over dense rows that is a loop the compiler
-turns into vector instructions, 16 rows or more an instruction, and its other terms are added
-one entry at a time. While a window of rows is summed, the largest sum of each of ``LANES``
-interleaved lanes is kept. The rows of the k largest lane maxima are scored with the weights:
-their k-th score is a bar. Then only the lanes whose maximum reaches the bar are read again, and
-only their rows whose sum reaches it are scored; a score raises the bar. On 100,000 documents a
-query of mid-frequency words reads some 100,000 levels per word in a few microseconds, then
-scores a few dozen rows. A row whose sum is 0 holds none of the terms with a weight above 0: if
-fewer than k rows sum more, the query is scored by the plain loop, where rows scoring 0 rank too.
+That is MaxScore as it was written; queries of two words or more with more than ``SMALL_QUERY``
+entries to read take another way, which measured faster on every kind of query tried, and most
+on the words found in a tenth to most of the rows: their bounds are too alike for MaxScore to
+skip much, and adding up their levels one entry at a time costs what adding up the weights costs,
+a scattered add per entry. So a term found in at least a sixteenth of the rows (``DENSE_SHARE``)
+also keeps its levels as a dense row, one byte per row of the corpus, 0 where the row lacks it
+(:func:`dense_levels`), and the query sums its terms' levels for every row, as whole numbers (a
+level times the term's share of the query's bounds, in units of 2**-23 of their sum, so no sum
+leaves 32 bits): over dense rows that is a loop the compiler turns into vector instructions, 16
+rows or more an instruction; the other terms are added one entry at a time. While a window of
+rows is summed, the largest sum of each of ``LANES`` interleaved lanes is kept. The rows of the k
+largest lane maxima are scored with the weights: their k-th score is a bar from the start, close
+to the final one. Then only the lanes whose maximum reaches the bar are read again, and only
+their rows whose sum reaches it are scored; a score raises the bar. On 100,000 documents a query
+of mid-frequency words sums some 100,000 levels per word in a few microseconds, then scores a few
+dozen rows. A row whose sum is 0 holds none of the terms with a weight above 0: if fewer than k
+rows sum more, the query is scored by the plain loop, where rows scoring 0 rank too. A query of
+one word stays with MaxScore, which reads its list once and takes the weights from it.
 """
 
 from __future__ import annotations
@@ -386,7 +389,7 @@ def _level_rows_query(start, stop, q_indices, q_data, w_indptr, w_indices, w_dat
     """One query's top k from its terms' levels summed for every row, in 32-bit units; returns the new count.
 
     ``term`` and ``bound`` hold its ``n_terms`` distinct terms and their bounds (:func:`_distinct_terms`),
-    at least one with a dense row, and the bounds add up to a normal positive number.
+    which add up to a normal positive number.
     """
     k = rows.size
     unit = 0.0
@@ -413,7 +416,7 @@ def _level_rows_query(start, stop, q_indices, q_data, w_indptr, w_indices, w_dat
         window_start, window_stop = w * window, min((w + 1) * window, n_rows)
         part = sums[window_start:window_start + window]
         full = window_stop - window_start == window
-        if not full:
+        if not full or n_dense == 0:
             part[:] = 0
         for i in range(n_terms):
             u = order[i]
@@ -473,15 +476,17 @@ def _level_rows_query(start, stop, q_indices, q_data, w_indptr, w_indices, w_dat
 
 @njit(nogil=True, cache=True)
 def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_data, bounds, levels,  # type: ignore[no-untyped-def]
-                           slots, dense_rows, mask, min_score, window, small_query, best_rows, best_scores, counts):
+                           slots, dense_rows, mask, min_score, window, small_query, sum_levels, best_rows,
+                           best_scores, counts):
     """The top k of each query row (CSR) against term-major weights (CSC), skipping rows that cannot enter.
 
     ``bounds[t]`` is the largest weight of column ``t``, ``levels`` each stored weight's level
     (:func:`weight_levels`) and ``slots`` / ``dense_rows`` the frequent terms' levels by row
     (:func:`dense_levels`); weights and query values are >= 0. ``window`` rows are visited at a
-    time (``WINDOW``; rounded up to a multiple of ``LANES`` for the level rows) and queries
+    time (``WINDOW``; rounded up to a multiple of ``LANES`` when summing levels) and queries
     reading ``small_query`` stored entries or fewer are scored whole (``SMALL_QUERY``); tests make
-    both tiny. Fills ``best_rows`` / ``best_scores`` / ``counts`` (empty on entry) as
+    both tiny. The others of two terms or more sum their levels for every row when ``sum_levels``
+    is true, and take MaxScore when it is false (tests compare both with the plain loop). Fills ``best_rows`` / ``best_scores`` / ``counts`` (empty on entry) as
     :func:`~lab.vectors.top_k.update_top_k_sparse` does: the same rows with the same scores.
     """
     n_rows = mask.size
@@ -522,14 +527,13 @@ def update_top_k_max_score(q_indptr, q_indices, q_data, w_indptr, w_indices, w_d
         start, stop = q_indptr[q], q_indptr[q + 1]
         rows, kept, count = best_rows[q], best_scores[q], counts[q]
         to_read = 0
-        dense = False
         for j in range(start, stop):
             to_read += w_indptr[q_indices[j] + 1] - w_indptr[q_indices[j]]
-            dense = dense or slots[q_indices[j]] >= 0
-        if to_read > small_query and dense:
+        if to_read > small_query:
             n_terms = _distinct_terms(q_indices[start:stop], q_data[start:stop], bounds, term, weight, bound, below,
                                       term_of)
-            if 1e-250 < below[n_terms] < 1e250:  # the unit of the sums is a normal number, and so are they
+            # one term: MaxScore reads its list once, weights and all; the sums' unit must be a normal number
+            if sum_levels and n_terms > 1 and 1e-250 < below[n_terms] < 1e250:
                 if sums.size == 0:
                     sums = np.empty(n_level_windows * level_window, dtype=np.uint32)
                 count = _level_rows_query(start, stop, q_indices, q_data, w_indptr, w_indices, w_data, levels, slots,

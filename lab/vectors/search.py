@@ -182,7 +182,7 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
         levels = weight_levels(by_term, bounds) if levels is None else _checked_levels(levels, by_term)
         slots, rows = dense_levels(by_term, levels) if level_rows is None else _checked_level_rows(level_rows, by_term)
         update_top_k_max_score(*terms, bounds, levels, slots, rows, _rows_kept(mask, n_rows), _floor(min_score),
-                               WINDOW, SMALL_QUERY, *found)
+                               WINDOW, SMALL_QUERY, True, *found)
     return _ranked(*found)
 
 
