@@ -23,8 +23,8 @@ Shapes (:mod:`bench.corpus`, all generated with fixed seeds):
   queries: 2-5 words drawn by the same law, short (1-2 words) and long (10-20 words) ones drawn
   the same way, 2-5 words drawn by the law among the 100 most frequent (each in 13-100 % of the
   documents), 2-5 words drawn uniformly among the ranks 10-99 (mid-frequency words, each in 13-85 %:
-  bounds too alike for much skipping, the lab's hardest case) and 2-5 words drawn by the law from
-  the rank 1,000 on (each in under 1 %); and the 2-5-word queries at 20,000 documents and, with
+  bounds too alike for MaxScore to skip much, so the lab sums their levels for every document) and
+  2-5 words drawn by the law from the rank 1,000 on (each in under 1 %); and the 2-5-word queries at 20,000 documents and, with
   ``--large``, 1,000,000 (minutes, and some 15 GB: bm25s's tokeniser holds a Python int per word).
 
 A second table gives each corpus's index time (lab ``fit`` against bm25s numba ``index``) and,

@@ -24,8 +24,9 @@ top k with the same scores, in compiled code, without reading every slice whole:
 largest weight bounds what a document can get from that term, so once k documents are found the
 long columns of frequent words are only looked up for the documents that can still enter, and
 each weight has a one-byte level that bounds it, read instead of the weight to find the few
-documents worth scoring (:mod:`lab.vectors.max_score`, through
-:func:`lab.vectors.search.top_k_sparse_product`).
+documents worth scoring; the terms in a sixteenth of the documents or more also keep their levels
+by document, so that a query sums them for every document in vectorised loops
+(:mod:`lab.vectors.max_score`, through :func:`lab.vectors.search.top_k_sparse_product`).
 """
 
 from __future__ import annotations
