@@ -23,8 +23,8 @@ Shapes (:mod:`bench.corpus`, all generated with fixed seeds):
   queries: 2-5 words drawn by the same law, short (1-2 words) and long (10-20 words) ones drawn
   the same way, 2-5 words drawn by the law among the 100 most frequent (each in 13-100 % of the
   documents), 2-5 words drawn uniformly among the ranks 10-99 (mid-frequency words, each in 13-85 %:
-  bounds too alike for much skipping, the lab's hardest case) and 2-5 words drawn by the law from
-  the rank 1,000 on (each in under 1 %); and the 2-5-word queries at 20,000 documents and, with
+  bounds too alike for MaxScore to skip much, so the lab sums their levels for every document) and
+  2-5 words drawn by the law from the rank 1,000 on (each in under 1 %); and the 2-5-word queries at 20,000 documents and, with
   ``--large``, 1,000,000 (minutes, and some 15 GB: bm25s's tokeniser holds a Python int per word).
 
 A second table gives each corpus's index time (lab ``fit`` against bm25s numba ``index``) and,
@@ -122,7 +122,8 @@ def _agreement(ours: list[list[tuple[int, float]]], theirs: tuple[np.ndarray, np
 
 def _index_bytes(lab: BM25, theirs: bm25s.BM25) -> tuple[int, int]:
     ours = sum(array.nbytes for array in (lab.weights_.data, lab.weights_.indices, lab.weights_.indptr,
-                                          lab.max_weights_, lab.idf_, lab.doc_lengths_))
+                                          lab.max_weights_, lab.weight_levels_, lab.level_slots_, lab.level_rows_,
+                                          lab.idf_, lab.doc_lengths_))
     return ours, sum(theirs.scores[name].nbytes for name in ("data", "indices", "indptr"))
 
 
@@ -216,8 +217,8 @@ def format_tables(query_rows: Sequence[QueryRow], index_rows: Sequence[IndexRow]
           _megabytes(row.lab_peak_bytes)) for row in index_rows])
     notes = [f"BM25 top {K}, one thread, best of the runs; lab/numba above 1: the lab answers more queries per second; "
              "index time below 1: the lab indexes faster",
-             "memory: the arrays each index keeps (lab: float64 weights, bm25s: float32 scores) and the lab's peak "
-             "while fitting, for the largest corpus"]
+             "memory: the arrays each index keeps (lab: float64 weights, their one-byte levels and the frequent terms' "
+             "level rows; bm25s: float32 scores) and the lab's peak while fitting, for the largest corpus"]
     return "\n".join(["bm25: queries per second", *queries, "", "bm25: index time and memory", *index, *notes])
 
 

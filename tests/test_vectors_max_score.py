@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lab.vectors import BM25, top_k_rows, top_k_sparse_product
-from lab.vectors.max_score import LEVELS, SMALL_QUERY, level_values, update_top_k_max_score, weight_levels
+from lab.vectors.max_score import LEVELS, SMALL_QUERY, dense_levels, level_values, update_top_k_max_score, weight_levels
 from lab.vectors.search import _ranked
 from lab.vectors.top_k import new_buffers
 
@@ -20,15 +20,20 @@ def _column_maxima(weights: sp.csc_matrix) -> np.ndarray:
 
 
 def _max_score(queries: sp.csr_matrix, weights: sp.csc_matrix, k: int, mask: np.ndarray, min_score: float,
-               window: int, levels: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
+               window: int, levels: np.ndarray | None = None, share: int | None = None) -> list[list[tuple[int, float]]]:
     """The MaxScore path on every query, however small (``small_query`` 0), in windows of ``window`` rows,
-    with each weight's smallest level or the ``levels`` given."""
+    with each weight's smallest level or the ``levels`` given; with a ``share``, the queries of two
+    terms or more sum their levels instead, the terms in at least ``1 / share`` of the rows from level rows."""
     bounds = _column_maxima(weights)
+    levels = weight_levels(weights, bounds) if levels is None else levels
+    if share is None:
+        slots, rows = np.full(weights.shape[1], -1, dtype=np.int32), np.zeros((0, weights.shape[0]), dtype=np.uint8)
+    else:
+        slots, rows = dense_levels(weights, levels, share)
     found = new_buffers(queries.shape[0], min(k, weights.shape[0]))
     update_top_k_max_score(queries.indptr.astype(np.int64), queries.indices.astype(np.int64),
                            queries.data.astype(np.float64), weights.indptr, weights.indices, weights.data, bounds,
-                           weight_levels(weights, bounds) if levels is None else levels,
-                           mask, min_score, window, 0, *found)
+                           levels, slots, rows, mask, min_score, window, 0, share is not None, *found)
     return _ranked(*found)
 
 
@@ -73,6 +78,65 @@ def test_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(proble
     levels = np.maximum(levels, raised).astype(np.uint8)
     plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
     assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, levels) == plain
+
+
+@pytest.mark.parametrize("share", [1, 2, 1_000])
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(problem=_problems())
+def test_summing_level_rows_gives_the_rows_and_scores_of_the_plain_loop_to_the_last_bit(problem, share: int) -> None:  # type: ignore[no-untyped-def]
+    # share 1,000: every term gets a level row; 2: the terms in half the rows or more; 1: those in every row;
+    # the others are added up one entry at a time (all of a query's terms, often)
+    weights, queries, k, mask, min_score, window = problem
+    plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
+    assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, share=share) == plain
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(problem=_problems(), looser=st.data())
+def test_level_rows_of_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(problem, looser) -> None:  # type: ignore[no-untyped-def]
+    weights, queries, k, mask, min_score, window = problem
+    levels = weight_levels(weights, _column_maxima(weights))
+    raised = np.array(looser.draw(st.lists(st.integers(0, LEVELS), min_size=levels.size, max_size=levels.size)))
+    levels = np.maximum(levels, raised).astype(np.uint8)
+    plain = top_k_sparse_product(queries, weights, k, mask=mask, min_score=min_score)
+    floor = -np.inf if min_score is None else min_score
+    assert _max_score(queries, weights, k, mask, floor, window, levels, share=1_000) == plain
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_level_rows_over_many_windows_and_lanes_give_the_plain_loops_rows_and_scores(seed: int) -> None:
+    # hundreds of rows: several windows of a few lanes' rows each, few distinct weights (ties at the cut),
+    # k from 1 to more than the rows that match, masks and floors
+    rng = np.random.default_rng(seed)
+    n_rows, n_terms = int(rng.integers(100, 1_500)), int(rng.integers(1, 9))
+    density = rng.choice([0.02, 0.3, 0.9], size=n_terms)
+    present = rng.random((n_rows, n_terms)) < density
+    values = rng.choice([0.0, 0.1, 0.2, 0.25, 0.5, 0.5, 1.0, 1.5], size=(n_rows, n_terms))
+    rows, columns = np.nonzero(present)
+    weights = sp.csc_matrix((values[rows, columns], (rows, columns)), shape=(n_rows, n_terms))
+    queries = [rng.integers(0, n_terms, size=rng.integers(1, 7)) for _ in range(8)]
+    query_matrix = sp.csr_matrix((np.ones(sum(map(len, queries))), np.concatenate(queries),
+                                  np.cumsum([0, *map(len, queries)])), shape=(len(queries), n_terms))
+    query_matrix.has_canonical_format = False
+    for k in (1, 10, n_rows + 5):
+        for mask in (np.ones(n_rows, dtype=bool), rng.random(n_rows) < 0.4):
+            for min_score in (None, 0.5):
+                plain = top_k_sparse_product(query_matrix, weights, k, mask=mask, min_score=min_score)
+                floor = -np.inf if min_score is None else min_score
+                for window, share in ((64, 1_000), (128, 4), (4096, 2)):
+                    assert _max_score(query_matrix, weights, k, mask, floor, window, share=share) == plain
+
+
+def test_level_rows_hold_each_frequent_terms_levels_by_row() -> None:
+    weights = sp.csc_matrix(np.array([[0.5, 0.0, 0.1], [0.0, 0.0, 0.2], [1.0, 0.3, 0.0], [0.25, 0.0, 0.4]]))
+    levels = weight_levels(weights, _column_maxima(weights))
+    slots, rows = dense_levels(weights, levels, share=2)  # columns in at least half the rows: 0 and 2
+    assert slots.tolist() == [0, -1, 1] and rows.dtype == np.uint8 and rows.shape == (2, 4)
+    for column in (0, 2):
+        entries = slice(weights.indptr[column], weights.indptr[column + 1])
+        expected = np.zeros(4, dtype=np.uint8)
+        expected[weights.indices[entries]] = levels[entries]
+        assert rows[slots[column]].tolist() == expected.tolist()
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
@@ -124,6 +188,8 @@ def test_bm25_top_k_many_equals_the_readable_formula_on_a_zipf_corpus_with_frequ
     assert index.top_k_many(queries, k) == [_plain_top_k(index, query, k, None, None) for query in queries]
     entries = [sum(np.diff(index.weights_.indptr)[index.query_terms(query)]) for query in queries]
     assert sum(n > SMALL_QUERY for n in entries) > len(queries) / 2  # most took the skipping path
+    assert sum(n > SMALL_QUERY and len(set(index.query_terms(query))) > 1
+               for n, query in zip(entries, queries)) > len(queries) / 2  # most of them by summing levels
 
 
 def test_bm25_top_k_many_leaves_out_masked_and_weak_documents_on_the_skipping_path() -> None:
@@ -156,6 +222,9 @@ def test_column_bounds_are_refused_with_unmatched_rows_negative_query_values_or_
     with pytest.raises(ValueError, match="one uint8 per stored weight"):
         top_k_sparse_product(sp.csr_matrix(np.ones((1, 3))), weights, 2, column_bounds=np.ones(3),
                              levels=np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="one int32 slot per term"):
+        top_k_sparse_product(sp.csr_matrix(np.ones((1, 3))), weights, 2, column_bounds=np.ones(3),
+                             level_rows=(np.zeros(3, dtype=np.int64), np.zeros((1, 3), dtype=np.uint8)))
 
 
 def test_max_weights_are_each_terms_largest_weight_and_levels_round_each_weight_up_to_a_step_of_it() -> None:
@@ -163,3 +232,6 @@ def test_max_weights_are_each_terms_largest_weight_and_levels_round_each_weight_
     for column in range(len(index.vocabulary_)):
         assert index.max_weights_[column] == index.weights_[:, column].max()
     np.testing.assert_array_equal(index.weight_levels_, weight_levels(index.weights_, index.max_weights_))
+    slots, rows = index.level_slots_, index.level_rows_
+    expected_slots, expected_rows = dense_levels(index.weights_, index.weight_levels_)
+    assert slots.tolist() == expected_slots.tolist() and rows.tolist() == expected_rows.tolist()

@@ -33,7 +33,7 @@ __all__ = ["FITTED_STATE_VERSION", "FittedStateError", "DamagedStateError", "fit
            "state_to_bytes", "state_from_bytes"]
 
 #: Part of the key a state is kept under: raise it when what a fit keeps changes, so older states are fitted again.
-FITTED_STATE_VERSION = 1
+FITTED_STATE_VERSION = 2
 _DESCRIPTION = "__description__"
 _JSON_SCALARS = (bool, int, float, str, type(None))
 

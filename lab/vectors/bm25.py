@@ -24,8 +24,9 @@ top k with the same scores, in compiled code, without reading every slice whole:
 largest weight bounds what a document can get from that term, so once k documents are found the
 long columns of frequent words are only looked up for the documents that can still enter, and
 each weight has a one-byte level that bounds it, read instead of the weight to find the few
-documents worth scoring (:mod:`lab.vectors.max_score`, through
-:func:`lab.vectors.search.top_k_sparse_product`).
+documents worth scoring; the terms in a sixteenth of the documents or more also keep their levels
+by document, so that a query sums them for every document in vectorised loops
+(:mod:`lab.vectors.max_score`, through :func:`lab.vectors.search.top_k_sparse_product`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from lab.arguments import check_share
 from lab.vectors.analyzers import WordAnalyzer
 from lab.vectors.counting import known_term_columns, learn_counts
 from lab.vectors.estimator import Estimator
-from lab.vectors.max_score import weight_levels
+from lab.vectors.max_score import dense_levels, weight_levels
 from lab.vectors.search import top_k_sparse_product
 
 __all__ = ["BM25", "BM25_IDF", "check_bm25_parameters"]
@@ -135,6 +136,9 @@ class BM25(Estimator):
     weights_ : scipy.sparse.csc_matrix of shape (n_docs, n_terms), the score each term gives each document.
     max_weights_ : ndarray of shape (n_terms,), each column's largest weight: the most a term adds to a score.
     weight_levels_ : uint8 ndarray parallel to ``weights_.data``, each weight rounded up to a 255th of its column's largest.
+    level_rows_ : uint8 ndarray of shape (n_frequent, n_docs), the levels of the terms found in at least a sixteenth
+        of the documents, laid out by document (0 where a document lacks the term).
+    level_slots_ : int32 ndarray of shape (n_terms,), each term's row in ``level_rows_``, -1 for the others.
     """
 
     def __init__(
@@ -182,6 +186,7 @@ class BM25(Estimator):
                                       shape=counts.shape)
         self.max_weights_ = _column_maxima(self.weights_)
         self.weight_levels_ = weight_levels(self.weights_, self.max_weights_)
+        self.level_slots_, self.level_rows_ = dense_levels(self.weights_, self.weight_levels_)
         return self
 
     def query_terms(self, query: str) -> list[int]:
@@ -223,7 +228,8 @@ class BM25(Estimator):
         occurrences = self._occurrences(queries)
         bounds = self.max_weights_ if (self.idf_ >= 0).all() else None
         return top_k_sparse_product(occurrences, self.weights_, k, mask=mask, min_score=min_score,
-                                    column_bounds=bounds, levels=self.weight_levels_)
+                                    column_bounds=bounds, levels=self.weight_levels_,
+                                    level_rows=(self.level_slots_, self.level_rows_))
 
     def _occurrences(self, queries: Iterable[str]) -> sp.csr_matrix:
         """The queries' known terms, one row per query (the one place queries meet the analyzer)."""

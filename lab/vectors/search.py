@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.arguments import check_positive_int
-from lab.vectors.max_score import SMALL_QUERY, WINDOW, update_top_k_max_score, weight_levels
+from lab.vectors.max_score import SMALL_QUERY, WINDOW, dense_levels, update_top_k_max_score, weight_levels
 from lab.vectors.top_k import new_buffers, update_top_k_dense, update_top_k_sparse
 
 __all__ = ["Hit", "LEAD", "section_label", "check_k", "check_min_score", "cosine_scores", "top_k_rows", "top_k_rows_many", "top_k_dense_product",
@@ -142,8 +142,8 @@ def top_k_dense_product(queries: np.ndarray, matrix: np.ndarray, k: int, *, mask
 
 def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, mask: np.ndarray | None = None,
                          min_score: float | None = None, unmatched_score: float | None = None,
-                         column_bounds: np.ndarray | None = None,
-                         levels: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
+                         column_bounds: np.ndarray | None = None, levels: np.ndarray | None = None,
+                         level_rows: tuple[np.ndarray, np.ndarray] | None = None) -> list[list[tuple[int, float]]]:
     """The ``k`` best rows for each query, scoring ``queries @ weights.T`` one query term at a time.
 
     ``queries`` has shape (n_queries, n_terms) (a query's term weights or counts) and
@@ -158,7 +158,9 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     less to read for queries holding frequent terms. It needs every weight and query value >= 0
     and ``unmatched_score`` left to ``None``. ``levels``, one byte per stored weight of the CSC
     weights made by :func:`~lab.vectors.max_score.weight_levels` with those bounds, is computed
-    here when not given: an index searched many times computes it once.
+    here when not given: an index searched many times computes it once. So is ``level_rows``, the
+    frequent terms' levels laid out by row (:func:`~lab.vectors.max_score.dense_levels` of those
+    levels), which queries holding a frequent term sum for every row at once.
     """
     k, min_score = check_k(k), check_min_score(min_score)
     queries = sp.csr_matrix(queries)
@@ -178,8 +180,9 @@ def top_k_sparse_product(queries: sp.spmatrix, weights: sp.spmatrix, k: int, *, 
     else:
         bounds = _checked_bounds(column_bounds, queries, unmatched_score)
         levels = weight_levels(by_term, bounds) if levels is None else _checked_levels(levels, by_term)
-        update_top_k_max_score(*terms, bounds, levels, _rows_kept(mask, n_rows), _floor(min_score), WINDOW,
-                               SMALL_QUERY, *found)
+        slots, rows = dense_levels(by_term, levels) if level_rows is None else _checked_level_rows(level_rows, by_term)
+        update_top_k_max_score(*terms, bounds, levels, slots, rows, _rows_kept(mask, n_rows), _floor(min_score),
+                               WINDOW, SMALL_QUERY, True, *found)
     return _ranked(*found)
 
 
@@ -200,6 +203,18 @@ def _checked_levels(levels: np.ndarray, weights: sp.csc_matrix) -> np.ndarray:
         raise ValueError(f"levels has dtype {levels.dtype} and shape {levels.shape}; give one uint8 per stored "
                          f"weight {weights.data.shape}, as weight_levels makes them")
     return levels
+
+
+def _checked_level_rows(level_rows: tuple[np.ndarray, np.ndarray],
+                        weights: sp.csc_matrix) -> tuple[np.ndarray, np.ndarray]:
+    slots, rows = level_rows
+    n_rows, n_terms = weights.shape
+    if slots.dtype != np.int32 or slots.shape != (n_terms,) or rows.dtype != np.uint8 or rows.ndim != 2 \
+            or rows.shape[1] != n_rows or slots.max(initial=-1) >= rows.shape[0]:
+        raise ValueError(f"level_rows holds slots of dtype {slots.dtype} and shape {slots.shape} and rows of dtype "
+                         f"{rows.dtype} and shape {rows.shape}; give one int32 slot per term ({n_terms},) and uint8 "
+                         f"rows of {n_rows} levels, as dense_levels makes them")
+    return slots, rows
 
 
 # Scores computed at once by top_k_dense_product: 2**22 float32 scores are 16 MB.
