@@ -18,8 +18,10 @@ folder, a unix socket, no fsync), so its numbers are the store's and the protoco
   backend are checked to hold the same state, workspace by workspace.
 - seconds are wall time; CPU is the lab's process time plus, for PostgreSQL, the server's (its
   postmaster and every backend, read from /proc), since the server does part of the work; size is the
-  SQLite file, and for PostgreSQL ``pg_total_relation_size`` (tables, indexes, TOAST) summed over the
-  workspace's schema.
+  SQLite file (a run gives its free pages back to the file system), and for PostgreSQL
+  ``pg_total_relation_size`` (tables, indexes, TOAST) summed over the workspace's schema once its tables
+  are vacuumed (until autovacuum comes, the rows a run deleted, its staging area's above all, still take
+  their space).
 
 The machine's cores bound what running at once can gain: with 2 cores, four processes share two.
 """
@@ -91,13 +93,18 @@ def server_cpu_seconds(data_folder: Path) -> float:
 
 
 def postgres_bytes(url: str) -> int:
-    """Bytes the workspace ``url`` names takes: ``pg_total_relation_size`` of every table of its schema."""
+    """Bytes the workspace ``url`` names takes once its tables are vacuumed (as a sync leaves a SQLite file,
+    its free pages given back): ``pg_total_relation_size`` of every table of its schema."""
     import psycopg
 
     from lab.index.postgres import PostgresTarget
 
     target = PostgresTarget(url)
-    with psycopg.connect(target.conninfo) as connection:
+    with psycopg.connect(target.conninfo, autocommit=True) as connection:
+        tables = [row[0] for row in connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s", (target.schema,))]
+        for table in tables:  # the dead rows a run leaves (its staging area's, above all), as autovacuum would
+            connection.execute(f'VACUUM "{target.schema}"."{table}"')
         return int(connection.execute(
             "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
             "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind IN ('r', 'p')",
