@@ -190,8 +190,9 @@ def measure_one_workspace(backends: _Backends, n_pages: int, edit_rounds: int) -
         for store in stores.values():
             store.close()
     states = {backend: _state(url) for backend, url in urls.items()}
+    sizes = {backend: _size(url) for backend, url in urls.items()}
     for row in rows:
-        row |= {"bytes": _size(urls[row["backend"]]), "same index": states["SQLite"] == states["PostgreSQL"]}
+        row |= {"bytes": sizes[row["backend"]], "same index": states["SQLite"] == states["PostgreSQL"]}
     return rows
 
 
