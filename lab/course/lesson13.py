@@ -13,6 +13,8 @@ import os
 import re
 from pathlib import Path
 
+import pandas as pd
+
 from lab.client import FixedRate, NotionClient
 from lab.course.edits import Edit
 from lab.course.paths import index_dir
@@ -21,7 +23,7 @@ from lab.index import IndexStore
 from lab.simulator import KB_INTEGRATION, Workspace, bakery_simulator, in_process_session
 
 __all__ = ["SEED", "QUESTIONS", "throwaway_cluster", "fresh_store", "backend", "bakery_world",
-           "evening_hours_edit", "index_megabytes", "time_share"]
+           "evening_hours_edit", "index_megabytes", "time_share", "key_figures"]
 
 SEED = 6  # lesson 06's bakery: the same latency and request ids
 
@@ -121,3 +123,13 @@ def time_share(wall_seconds: float, simulated_seconds: float) -> str:
     paced API, against the simulated seconds the API took ("under 10 %", "10 to 50 %", "over 50 %")."""
     share = wall_seconds / max(simulated_seconds, 1e-9)
     return "under 10 %" if share < 0.1 else "10 to 50 %" if share < 0.5 else "over 50 %"
+
+
+def key_figures(tables: Path) -> str:
+    """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
+    backends = pd.read_csv(tables / "13_backends.csv").set_index("backend")
+    same = pd.read_csv(tables / "13_same_answers.csv")["same_on_postgresql"]
+    workspaces = pd.read_csv(tables / "13_two_workspaces.csv")["same as alone"]
+    sizes = ", ".join(f"{name} {row['size MB']} MB" for name, row in backends.iterrows())
+    return (f"{int(same.sum())} of {len(same)} hits the same on both backends; {int(workspaces.sum())} of "
+            f"{len(workspaces)} parallel workspaces equal to a run alone; {sizes}")
