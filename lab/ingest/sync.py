@@ -353,20 +353,30 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
 
 def cost_table(runs: dict[str, tuple[int, int]], *, usd_per_million: float = 0.06, rate: float = 3.0,
                days: int = 30, days_with_changes: int = 4, changed_run: str = "today's sync",
-               quiet_run: str = "a sync with no changes") -> "pd.DataFrame":
+               quiet_run: str = "a sync with no changes", runs_per_day: int = 1) -> "pd.DataFrame":
     """Table 3: requests, tokens embedded, minimum seconds at ``rate`` and embedding cost per run.
 
     ``runs`` maps a run's name to (requests to Notion, tokens sent for embedding). A typical
-    month is ``days_with_changes`` runs like ``changed_run`` and the rest like ``quiet_run``.
+    month is ``days * runs_per_day`` syncs: ``days_with_changes`` like ``changed_run`` (the same
+    edits, whatever the schedule) and the rest like ``quiet_run``.
     """
     import pandas as pd
 
+    for name, value in (("days", days), ("runs_per_day", runs_per_day)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    if isinstance(days_with_changes, bool) or not isinstance(days_with_changes, int) \
+            or not 0 <= days_with_changes <= days:
+        raise ValueError(f"days_with_changes must be a whole number from 0 to days ({days}), got {days_with_changes!r}")
     rows = [{"run": name, "requests": req, "tokens_embedded": tok} for name, (req, tok) in runs.items()]
     changed, quiet = runs[changed_run], runs[quiet_run]
-    quiet_days = days - days_with_changes
-    rows.append({"run": f"a typical month ({days} daily syncs, {days_with_changes} with changes)",
-                 "requests": days_with_changes * changed[0] + quiet_days * quiet[0],
-                 "tokens_embedded": days_with_changes * changed[1] + quiet_days * quiet[1]})
+    syncs = days * runs_per_day
+    quiet_syncs = syncs - days_with_changes
+    schedule = (f"{days} daily syncs" if runs_per_day == 1
+                else f"{syncs:,} syncs, {runs_per_day} a day")
+    rows.append({"run": f"a typical month ({schedule}, {days_with_changes} with changes)",
+                 "requests": days_with_changes * changed[0] + quiet_syncs * quiet[0],
+                 "tokens_embedded": days_with_changes * changed[1] + quiet_syncs * quiet[1]})
     table = pd.DataFrame(rows)
     table["minimum_seconds"] = (table["requests"] / rate).round(1)
     table["usd_embeddings"] = (table["tokens_embedded"] * usd_per_million / 1e6).round(5)
