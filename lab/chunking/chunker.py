@@ -18,7 +18,8 @@ from lab.chunking.budgets import check_window, window_count
 from lab.chunking.document import Document
 from lab.chunking.errors import ChunkingError
 from lab.chunking.input_limit import check_input_limit, check_limit_value
-from lab.chunking.records import Chunk
+from lab.chunking.records import Chunk, fingerprint
+from lab.chunking.tokens import TokenIndex
 
 __all__ = ["Chunker", "WindowChunker"]
 
@@ -61,6 +62,18 @@ class Chunker(ABC):
         if self.input_limit is not None:
             check_input_limit(chunks, self.input_limit).raise_if_over()
         return chunks
+
+    def _chunk(self, document: Document, tokens: TokenIndex, start: int, end: int, *, chunk_id: str, title: str,
+               section: str | None, order: int, header: str | None, table: str | None,
+               source: dict[str, object]) -> Chunk:
+        """The record of ``tokens.text[start:end]``: its body, the text embedded (header and table head
+        first, a line each), token count and fingerprint, as every chunker that cuts spans writes it."""
+        body = tokens.text[start:end]
+        text = "".join(f"{part}\n" for part in (header, table) if part) + body
+        return Chunk(id=chunk_id, page_id=document.id, title=title, type=document.type, section=section, order=order,
+                     text=text, body=body, start=start, end=end, tokens=tokens.count(start, end),
+                     fingerprint=fingerprint(text), edited=document.edited, chunker=self.chunker_name,
+                     source=source)
 
     def _check_params(self) -> None:
         """Raise :class:`ChunkerParameterError` unless the size and overlap can produce chunks

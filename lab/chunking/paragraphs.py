@@ -7,7 +7,7 @@ from lab.chunking.document import Document
 from lab.chunking.flatten import FlatDocument
 from lab.chunking.markdown_outline import find_fences
 from lab.chunking.packing import MARKDOWN_SEPARATORS, OUTLINE_SEPARATORS, AtomicSpans, split_to_budget
-from lab.chunking.records import Chunk, fingerprint
+from lab.chunking.records import Chunk
 from lab.chunking.slugs import LEAD_SLUG, SlugRegistry, slugify
 from lab.chunking.tokens import TokenIndex
 
@@ -76,13 +76,3 @@ class ParagraphChunker(Chunker):
                             title=document.title or document.id, section=None, order=k, header=document.title,
                             table=None, source={})
                 for k, (start, end) in enumerate(pieces)]
-
-    def _chunk(self, document: Document, tokens: TokenIndex, start: int, end: int, *, chunk_id: str, title: str,
-               section: str | None, order: int, header: str | None, table: str | None,
-               source: dict[str, object]) -> Chunk:
-        body = tokens.text[start:end]
-        text = "".join(f"{part}\n" for part in (header, table) if part) + body
-        return Chunk(id=chunk_id, page_id=document.id, title=title, type=document.type, section=section, order=order,
-                     text=text, body=body, start=start, end=end, tokens=tokens.count(start, end),
-                     fingerprint=fingerprint(text), edited=document.edited, chunker=self.chunker_name,
-                     source=source)

@@ -27,7 +27,7 @@ from lab.chunking.flatten import FlatDocument
 from lab.chunking.input_limit import check_limit_value
 from lab.chunking.markdown_outline import MarkdownTable, find_fences, find_tables
 from lab.chunking.packing import MARKDOWN_SENTENCES, OUTLINE_SENTENCES, AtomicSpans, split_sentences
-from lab.chunking.records import Chunk, fingerprint
+from lab.chunking.records import Chunk
 from lab.chunking.slugs import LEAD_SLUG, SlugRegistry, slugify
 from lab.chunking.tokens import TokenIndex
 
@@ -297,16 +297,6 @@ class SemanticChunker(Chunker):
                                       header=document.title, table=_table_head(text, tables, start),
                                       source={"cut": cut, "distance": distance}))
         return chunks
-
-    def _chunk(self, document: Document, tokens: TokenIndex, start: int, end: int, *, chunk_id: str, title: str,
-               section: str | None, order: int, header: str | None, table: str | None,
-               source: dict[str, object]) -> Chunk:
-        body = tokens.text[start:end]
-        text = "".join(f"{part}\n" for part in (header, table) if part) + body
-        return Chunk(id=chunk_id, page_id=document.id, title=title, type=document.type, section=section, order=order,
-                     text=text, body=body, start=start, end=end, tokens=tokens.count(start, end),
-                     fingerprint=fingerprint(text), edited=document.edited, chunker=self.chunker_name,
-                     source=source)
 
 
 def _table_head(text: str, tables: list[MarkdownTable], position: int) -> str | None:
