@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import requests
@@ -183,23 +183,30 @@ class VoyageEmbedder:
         Embedding the same texts twice gives the same vectors and creates nothing, so the call is
         idempotent: server errors and network failures are retried too.
         """
-        headers = {"Authorization": f"Bearer {self._key}", "Content-Type": "application/json"}
+        return post_with_retries(self, body, EmbeddingError)
 
-        def send(attempt: int) -> Attempt:
-            try:
-                response = self.session.post(self.url, json=body, headers=headers, timeout=self.timeout)
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                return Attempt.failed(f"failed after {attempt} attempts: {type(exc).__name__}")
-            if response.status_code == 200:
-                return Attempt.succeeded(response.json())
-            return Attempt.failed(f"answered {response.status_code} after {attempt} attempt(s): "
-                                  f"{redact(response.text, self._key)[:200]}", response.status_code,
-                                  parse_retry_after(response.headers.get("Retry-After")))
 
-        last, attempts = send_with_retries(send, self.retry, self.clock.sleep, idempotent=True, rng=self._rng)
-        if not last.ok:
-            raise EmbeddingError(f"POST {self.url} {last.failure}")
-        return last.result, attempts
+def post_with_retries(client: Any, body: dict, error: type[Exception]) -> tuple[dict, int]:
+    """POST ``body`` as JSON to a Voyage AI endpoint with ``client``'s session, key, timeout, retry policy,
+    clock and random draws; the answer and the attempts it took, or ``error`` naming the last failure
+    (the key redacted). Every Voyage call is idempotent, so server errors and network failures are retried."""
+    headers = {"Authorization": f"Bearer {client._key}", "Content-Type": "application/json"}
+
+    def send(attempt: int) -> Attempt:
+        try:
+            response = client.session.post(client.url, json=body, headers=headers, timeout=client.timeout)
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            return Attempt.failed(f"failed after {attempt} attempts: {type(exc).__name__}")
+        if response.status_code == 200:
+            return Attempt.succeeded(response.json())
+        return Attempt.failed(f"answered {response.status_code} after {attempt} attempt(s): "
+                              f"{redact(response.text, client._key)[:200]}", response.status_code,
+                              parse_retry_after(response.headers.get("Retry-After")))
+
+    last, attempts = send_with_retries(send, client.retry, client.clock.sleep, idempotent=True, rng=client._rng)
+    if not last.ok:
+        raise error(f"POST {client.url} {last.failure}")
+    return last.result, attempts
 
 
 def voyage_from_env(env: str = VOYAGE_KEY_ENV, **kwargs: object) -> VoyageEmbedder | None:

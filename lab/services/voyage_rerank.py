@@ -16,9 +16,9 @@ from collections.abc import Sequence
 import requests
 
 from lab.clock import Clock, WallClock
-from lab.redaction import check_secret, redact
-from lab.retry import Attempt, RetryPolicy, parse_retry_after, send_with_retries
-from lab.services.voyage import VOYAGE_KEY_ENV, EmbeddingError
+from lab.redaction import check_secret
+from lab.retry import RetryPolicy
+from lab.services.voyage import VOYAGE_KEY_ENV, EmbeddingError, post_with_retries
 
 __all__ = ["VOYAGE_RERANK_URL", "RerankError", "VoyageReranker", "reranker_from_env"]
 
@@ -66,24 +66,8 @@ class VoyageReranker:
         if not documents:
             return []
         body = {"query": query, "documents": documents, "model": self.model, "truncation": True}
-        headers = {"Authorization": f"Bearer {self._key}", "Content-Type": "application/json"}
-
-        def send(attempt: int) -> Attempt:
-            try:
-                response = self.session.post(self.url, json=body, headers=headers, timeout=self.timeout)
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                return Attempt.failed(f"failed after {attempt} attempts: {type(exc).__name__}")
-            if response.status_code == 200:
-                return Attempt.succeeded(response.json())
-            return Attempt.failed(f"answered {response.status_code} after {attempt} attempt(s): "
-                                  f"{redact(response.text, self._key)[:200]}", response.status_code,
-                                  parse_retry_after(response.headers.get("Retry-After")))
-
         # Scoring the same passages twice changes nothing: failures of any kind may be retried.
-        last, _ = send_with_retries(send, self.retry, self.clock.sleep, idempotent=True, rng=self._rng)
-        if not last.ok:
-            raise RerankError(f"POST {self.url} {last.failure}")
-        payload = last.result
+        payload, _ = post_with_retries(self, body, RerankError)
         self.tokens_ += int(payload.get("usage", {}).get("total_tokens", 0))
         found = {int(item["index"]): float(item["relevance_score"]) for item in payload.get("data", [])}
         if sorted(found) != list(range(len(documents))):
