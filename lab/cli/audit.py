@@ -53,7 +53,8 @@ def audit_command(args: argparse.Namespace) -> int:
 
 
 def add_audit_parser(sub: argparse._SubParsersAction) -> None:
-    audit = sub.add_parser("audit", help="list each integration's roots and the pages it can see, and flag those it should not")
+    audit = sub.add_parser("audit", help="list each integration's roots and the pages it can see, and flag "
+                                         "those it should not")
     audit.add_argument("--simulator", action="store_true",
                        help="audit every integration of the simulated bakery workspace (no token needed)")
     audit.add_argument("--base-url", default="https://api.notion.com",

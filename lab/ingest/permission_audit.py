@@ -123,7 +123,8 @@ def integration_roots(client: NotionClient, label: str | None = None) -> list[Sh
     sources = collect_paginated_api(client.search, filter={"property": "object", "value": "data_source"})
     pages = collect_paginated_api(client.search, filter={"property": "object", "value": "page"})
     visible, parent_of = {obj["id"] for obj in [*sources, *pages]}, ParentPages(client)
-    roots = [SharedRoot(integration=label, object_id=source["id"], kind="data_source", title=_plain(source.get("title")))
+    roots = [SharedRoot(integration=label, object_id=source["id"], kind="data_source",
+                        title=_plain(source.get("title")))
              for source in sources if (source.get("database_parent") or {}).get("page_id") not in visible]
     for page in pages:
         parent = page.get("parent") or {}
