@@ -145,6 +145,8 @@ def test_the_audit_of_the_bakery_shows_each_integration_the_three_drafts_its_dat
     lines = run.stdout.splitlines()
     assert "  TL Indexador KB: sees 43 pages, 40 publishable, 3 drafts, 0 private" in lines
     assert "  TL Lote nocturno: sees 43 pages, 40 publishable, 3 drafts, 0 private" in lines
+    assert [line for line in lines if line.startswith("    roots:")] == [
+        "    roots: Base de conocimiento (data source)"] * 2  # shared the data source, nothing else
     drafts = [line.split("(")[0].split(maxsplit=1)[1].strip() for line in lines if line.startswith("    draft")]
     assert drafts == ["Ficha: Pan de muerto", "Política de programa de lealtad",
                       "Preguntas frecuentes: talleres de panadería"] * 2
@@ -162,6 +164,7 @@ def test_a_private_page_shared_with_one_integration_is_flagged_for_that_integrat
     lines = run.stdout.splitlines()
     assert "  TL Indexador KB: sees 43 pages, 40 publishable, 3 drafts, 0 private" in lines
     assert "  TL Lote nocturno: sees 44 pages, 40 publishable, 3 drafts, 1 private" in lines
+    assert "    roots: Base de conocimiento (data source); Notas de clientes" in lines  # the extra root shows
     private = [line for line in lines if line.startswith("    private")]
     assert private == [f"    private Notas de clientes  (a page outside the knowledge base; {notes})"]
     assert TOKEN not in run.stdout + run.stderr and batch_token not in run.stdout + run.stderr

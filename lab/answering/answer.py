@@ -4,30 +4,42 @@
 (title, section, url, last edit), builds the prompt a model would receive, and answers offline
 with :class:`~lab.answering.extractive.ExtractiveAnswerer`. Below the ``threshold`` of
 confidence it abstains with a fixed answer that says whom to ask, rather than guess.
+:meth:`Answerer.ask_model` sends the same prompt to a model instead; a reply the model stopped
+with a refusal is never shown to the customer: the question goes to a person.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lab.answering.escalation import EscalationRule, matching_rule
 from lab.answering.extractive import ExtractiveAnswerer
 from lab.answering.injection import Flag, flag_sources
-from lab.answering.prompt import AnswerPrompt, build_prompt
+from lab.answering.prompt import ABSTAIN_MARK, AnswerPrompt, build_prompt
 from lab.answering.sources import Source, numbered_sources
 from lab.arguments import check_share
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.index_search import IndexSearcher
 from lab.retrieval.retrievers import Retriever
+from lab.services.anthropic import ModelAnswer, ModelRefusal, Skipped, call_model
 from lab.vectors.search import check_k
 
-__all__ = ["ABSTAIN_ANSWER", "ANSWER_THRESHOLD", "Answer", "Answerer"]
+__all__ = ["ABSTAIN_ANSWER", "ANSWER_THRESHOLD", "MODEL_REFUSAL", "REFUSAL_REPLY", "Answer", "Answerer"]
 
 #: What the bakery's assistant says when the knowledge base does not answer: whom to ask instead.
 ABSTAIN_ANSWER = ("No encuentro la respuesta en nuestra base de conocimiento y prefiero no adivinar. "
                   "Escríbanos por WhatsApp (lunes a sábado de 8:00 a 19:00, domingos de 8:00 a 14:00) "
                   "o pregunte en el mostrador: una persona del equipo le contesta.")
+
+#: The name an answer is escalated under when the model declined the request (``stop_reason`` "refusal").
+MODEL_REFUSAL = "model refusal"
+#: What the customer reads instead of a reply the model stopped with a refusal: a person takes over.
+REFUSAL_REPLY = ("Esta pregunta no la contesta el asistente automático: le pasamos su mensaje a una persona "
+                 "del equipo, que le contesta por WhatsApp dentro del horario de atención.")
+_CITATION = re.compile(r"\[(\d+)\]")
 
 
 #: The abstention threshold lesson 11 calibrates on the bakery's labelled and unanswerable questions
@@ -141,3 +153,30 @@ class Answerer:
         text = " ".join(f"{e.sentence} [{e.number}]" for e in extracts)
         cited = tuple(dict.fromkeys(e.number for e in extracts))
         return Answer(question, text, cited, tuple(sources), confidence, False, tuple(flags))
+
+    def ask_model(self, question: str,
+                  call: Callable[[AnswerPrompt], ModelAnswer | Skipped] = call_model) -> Answer | Skipped:
+        """Answer ``question`` with a model instead of the extractive answerer: the same sources, prompt and
+        escalation rules, sent through ``call`` (:func:`lab.services.call_model`, skipped without a key).
+
+        The model's text is the answer, citing the source numbers it writes in brackets; a reply of
+        ``NO_ANSWER`` abstains. A model answer has no coverage, so its ``confidence`` is ``nan``. When the
+        model declines (:class:`~lab.services.ModelRefusal`), nothing it wrote is shown: the answer is
+        :data:`REFUSAL_REPLY`, escalated as :data:`MODEL_REFUSAL` with the sources attached for a person.
+        """
+        sources = self.sources(question)
+        flags = tuple(flag_sources(sources))
+        rule = matching_rule(question, self.escalate)
+        if rule is not None:
+            return Answer(question, rule[0].reply, (), tuple(sources), 0.0, False, flags, escalated=rule[0].name)
+        try:
+            reply = call(build_prompt(question, sources))
+        except ModelRefusal:
+            return Answer(question, REFUSAL_REPLY, (), tuple(sources), 0.0, False, flags, escalated=MODEL_REFUSAL)
+        if isinstance(reply, Skipped):
+            return reply
+        if reply.text.strip() == ABSTAIN_MARK:
+            return Answer(question, ABSTAIN_ANSWER, (), tuple(sources), math.nan, True, flags)
+        numbers = {source.number for source in sources}
+        cited = tuple(dict.fromkeys(n for n in map(int, _CITATION.findall(reply.text)) if n in numbers))
+        return Answer(question, reply.text.strip(), cited, tuple(sources), math.nan, False, flags)

@@ -1,4 +1,4 @@
-"""``audit``: which pages each integration can see, with drafts and private pages flagged."""
+"""``audit``: each integration's roots and the pages it can see, with drafts and private pages flagged."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ __all__ = ["add_audit_parser", "audit_command"]
 
 
 def audit_command(args: argparse.Namespace) -> int:
-    """List, per integration, the pages it can see; flag drafts and private pages."""
+    """List, per integration, its roots and the pages it can see; flag drafts and private pages."""
     from lab.client import FixedRate, NoPacing, NotionClient
-    from lab.ingest.permission_audit import audit_integrations, audit_summary, integration_label
+    from lab.ingest.permission_audit import audit_integrations, audit_summary, integration_label, roots_table
 
     if args.simulator:
         from lab.simulator import in_process_session
@@ -35,15 +35,17 @@ def audit_command(args: argparse.Namespace) -> int:
     try:
         labelled = {integration_label(client): client for client in clients}
         audit = audit_integrations(labelled, args.publishable_property)
+        roots = roots_table(labelled)
     except WaitTooLong as exc:
         raise CommandFailure(ExitCode.WAIT, str(exc)) from None
     except (LabError, LookupError) as exc:
         raise CommandFailure(ExitCode.FAILED, redact(str(exc), *tokens)) from None
     print(f"permission audit of {where}: {len(labelled)} integration(s); a flagged page is visible but not "
           "publishable")
-    for row in audit_summary(audit).itertuples(index=False):
+    for row in audit_summary(audit, roots).itertuples(index=False):
         print(f"  {row.integration}: sees {row.visible} pages, {row.publishable} publishable, {row.drafts} drafts, "
               f"{row.private} private")
+        print(f"    roots: {row.roots or '(none)'}")
         shown = audit[(audit["integration"] == row.integration) & (args.all | (audit["flag"] != ""))]
         for page in shown.itertuples():
             print(f"    {page.flag or 'ok':<8}{page.title}  ({page.reason}; {page.page_id})")
@@ -51,7 +53,8 @@ def audit_command(args: argparse.Namespace) -> int:
 
 
 def add_audit_parser(sub: argparse._SubParsersAction) -> None:
-    audit = sub.add_parser("audit", help="list the pages each integration can see and flag those it should not")
+    audit = sub.add_parser("audit", help="list each integration's roots and the pages it can see, and flag "
+                                         "those it should not")
     audit.add_argument("--simulator", action="store_true",
                        help="audit every integration of the simulated bakery workspace (no token needed)")
     audit.add_argument("--base-url", default="https://api.notion.com",

@@ -5,6 +5,11 @@ name of the model that made it (:class:`QueryVector`): a vector of one model is 
 against another model's rows, even when their dimensions happen to agree. The switch from one
 model to another is the indexer's (:mod:`lab.ingest.serving`); searching the serving model is
 retrieval's (:func:`lab.retrieval.search_serving`).
+
+An index a sync keeps (:mod:`lab.ingest.sync`) holds the vectors of the one dense model its runs
+embed with. A sync configured with another model is refused (:func:`require_dense_model`): it
+would embed only the chunks that changed, leaving the others under the old model, and vectors of
+two models cannot be compared. Changing the model means embedding every chunk again.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from lab.index.errors import ModelMismatchError, StoreError
 from lab.embedders.protocol import DenseEmbedder
 from lab.index.store import IndexStore
 
-__all__ = ["QueryVector", "ModelNotServingError", "SwitchPendingError", "NoSwitchError", "require_serving"]
+__all__ = ["QueryVector", "ModelNotServingError", "SwitchPendingError", "NoSwitchError", "require_serving",
+           "dense_models", "require_dense_model"]
 
 
 class ModelNotServingError(ModelMismatchError):
@@ -57,3 +63,21 @@ def require_serving(store: IndexStore, model: str, purpose: str = "embed the que
                                    "serves until ModelSwitch.commit()")
     raise ModelNotServingError(f"the index serves model {serving!r}, not {model!r}: {purpose} with "
                                f"{serving!r}, or switch models with ModelSwitch first")
+
+
+def dense_models(store: IndexStore) -> list[str]:
+    """The models whose vectors ``store`` holds as dense rows (term count models, such as TF-IDF, left out)."""
+    return [model for model in store.models() if store.counts_analyzer(model) is None]
+
+
+def require_dense_model(store: IndexStore, model: str | None) -> None:
+    """Refuse, naming both models, a run that would embed new chunks with ``model`` into an index whose
+    vectors another dense model made (an index without dense vectors, or without chunks, takes any)."""
+    held = dense_models(store)
+    if model is None or not held or model in held or store.count_chunks() == 0:
+        return
+    stored = " and ".join(map(repr, held))
+    raise ModelNotServingError(f"the index holds vectors of {stored}, not of {model!r}: vectors of two models cannot "
+                               f"be compared, so a sync that embeds only the changed chunks with {model!r} would "
+                               f"leave the index mixed; sync with {held[0]!r}, or embed every chunk again with "
+                               f"{model!r} (full_index)")

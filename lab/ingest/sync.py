@@ -51,7 +51,7 @@ from lab.ingest.page_reads import PageRead, page_essentials, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
 from lab.embedders import DenseEmbedder
-from lab.index import IndexedPage, IndexSnapshot, IndexStore
+from lab.index import IndexedPage, IndexSnapshot, IndexStore, dense_models, require_dense_model
 from lab.ingest.publishing import DEFAULT_BATCH_PAGES, Publication, Tally
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
@@ -185,6 +185,9 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         removed = store.delete_pages(changes.remove_pages) + len(changes.remove_pages)
         tally = publication.write()
         if changes.full:  # what the index held and this run did not write again goes
+            if config.dense is not None:  # every chunk was embedded again: another model's rows would go stale
+                for model in set(dense_models(store)) - {config.dense.name}:
+                    store.drop_model(model)
             gone = store.page_ids() - {page.page_id for page in changes.pages}
             removed += store.delete_pages(gone) + len(gone) + store.delete_chunks(store.chunks_without_page())
             _count_full(report, tally, held)
@@ -274,6 +277,8 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     config = config or SyncConfig()
     if store.watermark(config.source) is None or store.get_meta(f"{config.source}.data_source_id") is None:
         return full_index(client, store, clock, config)
+    # before any read: a sync embeds only changed chunks, so another model would leave the index mixed
+    require_dense_model(store, config.dense.name if config.dense is not None else None)
     before = len(client.log)
     staging = ReadCheckpoint.scratch(store.get_meta(f"{config.source}.data_source_id"))
 

@@ -297,8 +297,11 @@ class StoredVectorRetriever(_QueryEncodedRows):
     def _fit(self, corpus: SearchCorpus) -> None:
         vectors = corpus.stored_vectors(self.model)
         if vectors is None:
-            raise ModelMismatchError(f"the corpus has no stored {self.model!r} vectors: read it from an index that "
-                                     f"holds them, with SearchCorpus.from_index(store)")
+            held = " and ".join(map(repr, corpus.stored_models)) or "no dense model"
+            raise ModelMismatchError(f"the corpus has no stored {self.model!r} vectors (it holds {held}): vectors "
+                                     f"of two models cannot be compared; search with the model that made the rows, "
+                                     f"or read the corpus from an index that holds {self.model!r} vectors, with "
+                                     f"SearchCorpus.from_index(store)")
         self.matrix_ = vectors
 
     def _encode(self, query: str) -> np.ndarray:

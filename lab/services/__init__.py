@@ -6,14 +6,16 @@ Anthropic Messages API. Both retry as :mod:`lab.retry` decides and never show th
 
 from lab.services.anthropic import (DEFAULT_MODEL, ModelAnswer, ModelCallError, ModelRefusal, Skipped,
                                     call_model)
+from lab.services.embedding_bill import EmbeddingBill, embedding_bill
 from lab.services.pricing import DEFAULT_PRICE, VOYAGE_PRICES, EmbeddingPrice, ModelPrice
+from lab.services.recorded import RecordedSession, RecordingExhausted
 from lab.services.voyage_rerank import VOYAGE_RERANK_URL, RerankError, VoyageReranker, reranker_from_env
 from lab.services.voyage import (VOYAGE_INPUT_TOKENS, VOYAGE_REQUEST_TEXTS, VOYAGE_REQUEST_TOKENS, EmbeddingError,
                                  EmbeddingResult, VoyageEmbedder, missing_key_message, request_batches,
                                  same_vector_space, voyage_family, voyage_from_env)
 
 __all__ = ["DEFAULT_MODEL", "DEFAULT_PRICE", "ModelPrice", "ModelAnswer", "ModelCallError", "ModelRefusal", "Skipped",
-           "call_model", "EmbeddingError", "EmbeddingResult", "VoyageEmbedder", "missing_key_message",
+           "call_model", "EmbeddingBill", "embedding_bill", "EmbeddingError", "EmbeddingResult", "VoyageEmbedder", "missing_key_message",
            "voyage_from_env", "VOYAGE_INPUT_TOKENS", "EmbeddingPrice", "VOYAGE_PRICES", "VOYAGE_REQUEST_TEXTS",
            "VOYAGE_REQUEST_TOKENS", "request_batches", "same_vector_space", "voyage_family", "VOYAGE_RERANK_URL", "RerankError", "VoyageReranker",
-           "reranker_from_env"]
+           "reranker_from_env", "RecordedSession", "RecordingExhausted"]
