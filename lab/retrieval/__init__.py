@@ -6,7 +6,8 @@
   :class:`StoredVectorRetriever` (any model's vectors in an index) and :class:`EmbeddingRetriever`
   (a dense embedder called at fit and query time) share
   ``search(query, k, audience=None, min_score=None)``.
-- :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections; :class:`HeadingWeighted`
+- :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections, and
+  :class:`RelativeScoreFusion` by scores scaled to 0-1 and weighted (vector databases' hybrid); :class:`HeadingWeighted`
   counts titles and sections more, :class:`BM25FRetriever` scores them as fields;
   :class:`RM3Retriever` and :class:`BM25FRM3Retriever` add pseudo-relevance feedback to BM25 and BM25F.
 - :mod:`lab.retrieval.recipe` holds the tuning ladder (:class:`Recipe`, :func:`climb`, :data:`TUNED`)
@@ -30,7 +31,7 @@ from lab.retrieval.labelled_sets import (bakery_paraphrases, bakery_questions, h
                                          unanswerable_bakery_questions)
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
-from lab.retrieval.fusion import RRF, RRF_K, reciprocal_rank_fusion
+from lab.retrieval.fusion import RRF, RRF_K, RelativeScoreFusion, reciprocal_rank_fusion, relative_score_fusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.search_log import AuditedRetriever, SearchLog
 from lab.retrieval.recipe import LEXICAL, RECIPES, TUNED, Ladder, MissingKeyError, Recipe, Step, climb
@@ -59,6 +60,7 @@ __all__ = [
     "StoredVectorRetriever",
     "EmbeddingRetriever",
     "RRF",
+    "RelativeScoreFusion",
     "AuditedRetriever",
     "SearchLog",
     "RRF_K",
@@ -88,6 +90,7 @@ __all__ = [
     "paired_gain",
     "unanswerable_bakery_questions",
     "reciprocal_rank_fusion",
+    "relative_score_fusion",
     "IdealPrecisionAt",
     "LabelledQuestion",
     "NdcgAt",

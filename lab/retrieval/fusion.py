@@ -13,19 +13,26 @@ chunk ranking, pushing every section below it down one rank. ``RRF(..., unit="se
 ranks sections instead: each retriever's list keeps a section once, at its best chunk (MaxP,
 as Dai and Callan 2019 call it), ranks are fused per section, and each section comes back as
 the chunk that ranked it best.
+
+:class:`RelativeScoreFusion` fuses by score instead, the way vector databases' hybrid search does
+by default (Weaviate's ``relativeScoreFusion``; a convex combination in Bruch, Gai and Ingber,
+ACM TOIS 2023): each list's scores are scaled to 0-1 (its best hit 1, its last 0), and an item's
+fused score is the weighted sum of its scaled scores, 0 from a list that did not return it. Unlike
+ranks, scaled scores keep how far ahead a list's first hit is: a dense model that is sure of one
+section lifts it more than one that ranks everything about the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from lab.retrieval.corpus import SearchCorpus
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit, check_k, check_min_score
 
-__all__ = ["reciprocal_rank_fusion", "RRF", "RRF_K", "UNITS"]
+__all__ = ["reciprocal_rank_fusion", "relative_score_fusion", "RRF", "RelativeScoreFusion", "RRF_K", "UNITS"]
 
 #: The constant of Cormack et al., used by Elasticsearch, OpenSearch and most hybrid search tools.
 RRF_K = 60
@@ -82,14 +89,7 @@ class RRF(Retriever):
 
     def fit(self, corpus: SearchCorpus) -> RRF:
         """Fit every retriever on ``corpus``; returns self."""
-        if not self.retrievers:
-            raise ValueError("RRF needs at least one retriever to fuse")
-        if self.unit not in UNITS:
-            raise ValueError(f"unit must be one of {UNITS}, not {self.unit!r}")
-        for retriever in self.retrievers:
-            retriever.fit(corpus)
-        self.corpus_ = corpus
-        return self
+        return _fit_all(self, corpus)
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
                min_score: float | None = None) -> list[Hit]:
@@ -100,18 +100,107 @@ class RRF(Retriever):
         """
         self._check_fitted("corpus_")
         k, min_score = check_k(k), check_min_score(min_score)
-        depth = max(self.depth, k)
-        rankings: list[list[tuple[Hashable, Hit]]] = []
-        for retriever in self.retrievers:
-            ranking: dict[Hashable, Hit] = {}
-            for hit in retriever.search(query, depth, audience=audience):
-                ranking.setdefault(_key(hit, self.unit), hit)  # a section stays at its best chunk
-            rankings.append(list(ranking.items()))
-        best: dict[Hashable, Hit] = {}  # each key's hit where it ranked best, the earliest list first
-        for rank in range(max(map(len, rankings), default=0)):
-            for ranking in rankings:
-                if rank < len(ranking):
-                    best.setdefault(*ranking[rank])
+        rankings = _unit_rankings(self.retrievers, query, max(self.depth, k), audience, self.unit)
         fused = reciprocal_rank_fusion([[key for key, _ in ranking] for ranking in rankings], self.k)
-        chosen = [(key, score) for key, score in fused if min_score is None or score >= min_score][:k]
-        return [replace(best[key], score=score) for key, score in chosen]
+        return _chosen(fused, rankings, k, min_score)
+
+
+def _fit_all(fusion: RRF | RelativeScoreFusion, corpus: SearchCorpus) -> Any:
+    """Check what every fusion needs (retrievers, a known unit) and fit each retriever on ``corpus``."""
+    if not fusion.retrievers:
+        raise ValueError(f"{type(fusion).__name__} needs at least one retriever to fuse")
+    if fusion.unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, not {fusion.unit!r}")
+    for retriever in fusion.retrievers:
+        retriever.fit(corpus)
+    fusion.corpus_ = corpus
+    return fusion
+
+
+def _unit_rankings(retrievers: Sequence[Retriever], query: str, depth: int, audience: str | None,
+                   unit: str) -> list[list[tuple[Hashable, Hit]]]:
+    """Each retriever's ``depth`` best hits for ``audience`` as (unit key, hit) pairs, a section once, at its best chunk."""
+    rankings = []
+    for retriever in retrievers:
+        ranking: dict[Hashable, Hit] = {}
+        for hit in retriever.search(query, depth, audience=audience):
+            ranking.setdefault(_key(hit, unit), hit)
+        rankings.append(list(ranking.items()))
+    return rankings
+
+
+def _chosen(fused: list[tuple[Hashable, float]], rankings: list[list[tuple[Hashable, Hit]]], k: int,
+            min_score: float | None) -> list[Hit]:
+    """The ``k`` best fused keys at or above ``min_score``, each as the hit where it ranked best (earliest list first)."""
+    best: dict[Hashable, Hit] = {}
+    for rank in range(max(map(len, rankings), default=0)):
+        for ranking in rankings:
+            if rank < len(ranking):
+                best.setdefault(*ranking[rank])
+    chosen = [(key, score) for key, score in fused if min_score is None or score >= min_score][:k]
+    return [replace(best[key], score=score) for key, score in chosen]
+
+
+def relative_score_fusion(rankings: Sequence[Sequence[tuple[Hashable, float]]],
+                          weights: Sequence[float]) -> list[tuple[Hashable, float]]:
+    """Fuse scored rankings into ``(item, score)`` pairs, best first: each list's scores scaled to 0-1
+    (min-max; a list whose scores are all equal gives each item 1), weighted, summed.
+
+    Equal fused scores are ordered as :func:`reciprocal_rank_fusion` orders them: by the best rank
+    the item reached, then by the earliest ranking that gave it that rank.
+    """
+    if len(weights) != len(rankings):
+        raise ValueError(f"{len(rankings)} rankings need {len(rankings)} weights, not {len(weights)}")
+    if any(not w >= 0 for w in weights) or not sum(weights) > 0:
+        raise ValueError(f"weights must be >= 0 with a positive sum, not {list(weights)!r}")
+    scores: dict[Hashable, float] = {}
+    first_seen: dict[Hashable, tuple[int, int]] = {}
+    for which, (ranking, weight) in enumerate(zip(rankings, weights)):
+        if len({item for item, _ in ranking}) != len(ranking):
+            raise ValueError(f"ranking {which} lists an item twice; each ranking must hold distinct items")
+        values = [score for _, score in ranking]
+        low, high = min(values, default=0.0), max(values, default=0.0)
+        for rank, (item, score) in enumerate(ranking, start=1):
+            scaled = (score - low) / (high - low) if high > low else 1.0
+            scores[item] = scores.get(item, 0.0) + weight * scaled
+            first_seen[item] = min(first_seen.get(item, (rank, which)), (rank, which))
+    return sorted(scores.items(), key=lambda pair: (-pair[1], first_seen[pair[0]]))
+
+
+class RelativeScoreFusion(Retriever):
+    """A hybrid retriever that fuses by scaled scores (:func:`relative_score_fusion`) instead of ranks.
+
+    Parameters
+    ----------
+    retrievers : the retrievers to fuse (fitted on the same corpus by :meth:`fit`).
+    weights : one weight per retriever (``None``: equal weights); Weaviate calls the dense list's
+        share alpha (0.75 by default there; 0.5 weighs both lists alike).
+    depth : how many hits each retriever contributes; its scores are scaled over those.
+    unit : "chunk" fuses chunks; "section" fuses sections, each at its best chunk (and best score).
+
+    The fused score lies between 0 and the sum of the weights, so ``min_score`` reads on that scale.
+    """
+
+    def __init__(self, retrievers: Sequence[Retriever], weights: Sequence[float] | None = None, depth: int = 100,
+                 unit: Literal["chunk", "section"] = "chunk") -> None:
+        self.retrievers = retrievers
+        self.weights = weights
+        self.depth = depth
+        self.unit = unit
+
+    def fit(self, corpus: SearchCorpus) -> RelativeScoreFusion:
+        """Check the weights and fit every retriever on ``corpus``; returns self."""
+        if self.weights is not None and len(self.weights) != len(self.retrievers):
+            raise ValueError(f"{len(self.retrievers)} retrievers need {len(self.retrievers)} weights, "
+                             f"not {len(self.weights)}")
+        return _fit_all(self, corpus)
+
+    def search(self, query: str, k: int = 10, audience: str | None = None,
+               min_score: float | None = None) -> list[Hit]:
+        """The ``k`` best fused chunks for ``audience``; ``min_score`` applies to the fused score."""
+        self._check_fitted("corpus_")
+        k, min_score = check_k(k), check_min_score(min_score)
+        rankings = _unit_rankings(self.retrievers, query, max(self.depth, k), audience, self.unit)
+        weights = self.weights if self.weights is not None else [1.0 / len(rankings)] * len(rankings)
+        fused = relative_score_fusion([[(key, hit.score) for key, hit in ranking] for ranking in rankings], weights)
+        return _chosen(fused, rankings, k, min_score)
