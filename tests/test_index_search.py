@@ -180,6 +180,8 @@ RUNG_RECIPES = {
     "rm3 on bm25, headings x2": Recipe(feedback=True, heading_weight=2),
     "bm25f with rm3, lsa": Recipe(bm25f=True, feedback=True, lsa_components=32),
     "tuned": TUNED,
+    "lexical": LEXICAL,
+    "bm25f and lsa fused by scores": Recipe(bm25f=True, lsa_components=32, fusion="relative", unit="section"),
     "tuned, two analyzers, sections": Recipe(analyzer=TUNED.analyzer, heading_weight=2, lsa_components=32,
                                              bm25f=True, fuse_analyzers=(Recipe().analyzer,), unit="section"),
 }
@@ -195,10 +197,10 @@ def test_a_fitted_state_restored_into_a_new_retriever_searches_exactly_as_the_fi
 
 
 def test_a_state_is_refused_when_it_names_a_class_from_outside_the_lab_or_holds_pickled_objects(small_corpus) -> None:
-    state = fitted_state(TUNED.retriever().fit(small_corpus))
+    state = fitted_state(LEXICAL.retriever().fit(small_corpus))  # its LSA holds a TF-IDF model
     description = str(state["__description__"]).replace('"module": "lab.vectors.tfidf"', '"module": "os"')
     with pytest.raises(FittedStateError, match="only the lab's own models"):
-        restore_fitted(TUNED.retriever(), {**state, "__description__": np.array(description)}, small_corpus)
+        restore_fitted(LEXICAL.retriever(), {**state, "__description__": np.array(description)}, small_corpus)
     with pytest.raises(ValueError, match="allow_pickle"):
         state_from_bytes(state_to_bytes({"x": np.array([object()], dtype=object)}))
 
@@ -214,7 +216,7 @@ def test_a_state_cut_at_every_offset_is_a_damaged_state_error_and_never_another_
 
 def test_a_state_poured_into_a_retriever_built_another_way_is_refused(small_corpus) -> None:
     state = fitted_state(Recipe().retriever().fit(small_corpus))
-    with pytest.raises(FittedStateError, match="written by a BM25Retriever, not a RRF"):
+    with pytest.raises(FittedStateError, match="written by a BM25Retriever, not a RelativeScoreFusion"):
         restore_fitted(TUNED.retriever(), state, small_corpus)
 
 

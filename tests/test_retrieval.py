@@ -13,7 +13,7 @@ import pytest
 
 from lab.retrieval.evaluation import source_units
 from lab.retrieval.fields import BM25FRetriever
-from lab.retrieval import (RRF, BM25Retriever, EmbeddingRetriever, LsaRetriever, SearchCorpus,
+from lab.retrieval import (RRF, RelativeScoreFusion, BM25Retriever, EmbeddingRetriever, LsaRetriever, SearchCorpus,
                            StoredVectorRetriever, TfidfRetriever, UnknownAudienceError, reciprocal_rank_fusion)
 from lab.retrieval.labelled_sets import handbook_questions, study_note_corpus, study_note_questions
 from lab.embedders.lsa import LsaEmbedder
@@ -77,6 +77,8 @@ RETRIEVERS = {
     "stored": _stored,
     "embedded": lambda corpus: EmbeddingRetriever(LsaEmbedder(4, analyzer=ENGLISH).fit(corpus.texts)),
     "rrf": lambda corpus: RRF([BM25Retriever(analyzer=ENGLISH), TfidfRetriever(analyzer=ENGLISH)]),
+    "relative": lambda corpus: RelativeScoreFusion([BM25Retriever(analyzer=ENGLISH), TfidfRetriever(analyzer=ENGLISH)],
+                                                   weights=(0.25, 0.75)),
 }
 
 

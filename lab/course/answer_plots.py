@@ -3,6 +3,7 @@ what an abstention threshold trades away, threshold by threshold."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,7 +26,8 @@ def ladder_gains_chart(table: pd.DataFrame, labels: Sequence[str], title: str = 
     and ``kept``);
     ``labels`` names each rung, ``start`` first. A rung whose interval crosses zero is one the
     questions cannot tell from the recipe before it; a rejected rung is drawn hollow and pale, since
-    the next rung starts from the last kept one, not from it.
+    the next rung starts from the last kept one, not from it. A rung skipped for want of an API key
+    (``skipped`` names the key) has no point, only its label.
     """
     missing = {"kept", *(f"gain {name}" for name, _ in _LADDER_METRICS)} - set(table.columns)
     if missing or len(labels) != len(table):
@@ -33,7 +35,8 @@ def ladder_gains_chart(table: pd.DataFrame, labels: Sequence[str], title: str = 
                          f"({len(labels)} labels for {len(table)} rows); pass climb(...).table")
     rungs = table.iloc[1:]  # the start has no gain
     kept = rungs["kept"].map(lambda value: value in (True, "yes")).to_numpy()
-    fig = Figure(figsize=(12, 4.6))
+    skipped = (rungs["skipped"].fillna("").astype(str).str.len() > 0).to_numpy() if "skipped" in rungs else kept & False
+    fig = Figure(figsize=(max(12.0, 0.8 * len(rungs)), 4.8))
     ax = fig.add_subplot()
     x = np.arange(len(rungs))
     ax.axhline(0, color=COLORS["grey"], linewidth=1)
@@ -47,8 +50,9 @@ def ladder_gains_chart(table: pd.DataFrame, labels: Sequence[str], title: str = 
                         fmt="o", color=color, ecolor=color, elinewidth=1.6, capsize=3, markersize=5,
                         markerfacecolor=color if keep else "white", alpha=1.0 if keep else 0.45,
                         label=name if keep else None)
-    ticks = [label if keep else f"{label}\n(rejected)" for label, keep in zip(labels[1:], kept)]
-    ax.set_xticks(x, labels=[tick.replace(" ", "\n", 1) for tick in ticks], fontsize=8)
+    ticks = [label if keep else f"{label}\n({'no key' if skip else 'rejected'})"
+             for label, keep, skip in zip(labels[1:], kept, skipped)]
+    ax.set_xticks(x, labels=[_tick_label(tick) for tick in ticks], fontsize=8)
     for tick, keep in zip(ax.get_xticklabels(), kept):
         tick.set_color("black" if keep else COLORS["grey"])
     ax.set_xlim(-0.6, len(rungs) - 0.4)
@@ -62,6 +66,13 @@ def ladder_gains_chart(table: pd.DataFrame, labels: Sequence[str], title: str = 
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig
+
+
+def _tick_label(label: str) -> str:
+    """A rung's label on narrow lines: its number, then its name wrapped at about ten characters."""
+    number, _, rest = label.partition(" ")
+    name, _, note = rest.partition("\n")
+    return "\n".join([number, *textwrap.wrap(name, 10), *([note] if note else [])])
 
 
 def threshold_tradeoff_chart(tradeoff: pd.DataFrame, chosen: float, title: str = "",

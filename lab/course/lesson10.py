@@ -21,7 +21,8 @@ RECALL_TARGET = 0.85
 
 #: Short names of the rungs, "start" first: the ladder's table and chart name each rung by them.
 RUNG_LABELS = ("0 start: BM25", "1 stems", "2 4-grams", "3 headings x2", "4 chunks 150", "5 RM3", "6 + LSA",
-               "7 BM25F", "8 + stems BM25", "9 + e5", "10 e5 en/pt", "11 sections")
+               "7 BM25F", "8 + stems BM25", "9 + e5", "10 e5 en/pt", "11 sections", "12 no breadcrumb",
+               "13 scores, no LSA", "14 e5 at 0.75", "15 rerank", "16 rewrite")
 
 #: A customer's question with two typos (exercise 1).
 TYPO_QUESTION = "¿El rol de canella lleva nues?"
@@ -32,7 +33,7 @@ _METRICS = ("recall@8", "MRR", "nDCG@10")
 def ladder_table(ladder: Ladder) -> pd.DataFrame:
     """The ladder as the lesson shows it: each rung by its number and short name, its three means,
     each gain over the recipe kept so far with its 95% interval, the questions whose recall@8 went
-    up and down, and whether the rule kept it."""
+    up and down, and whether the rule kept it (or that it was skipped: its API key is not set)."""
     rows = []
     for label, (_, row) in zip(RUNG_LABELS, ladder.table.iterrows()):
         shown = {"rung": label, **{m: round(row[m], 3) for m in _METRICS}}
@@ -41,7 +42,8 @@ def ladder_table(ladder: Ladder) -> pd.DataFrame:
             shown[f"gain {metric} [95% CI]"] = "" if pd.isna(gain) else f"{gain:+.3f} {row[f'95% CI {metric}']}"
         moved = row.get("recall@8 up/down")
         shown["recall@8 up/down"] = moved if isinstance(moved, str) else ""
-        shown["kept"] = "yes" if row["kept"] else "no"
+        skipped = row.get("skipped")
+        shown["kept"] = "skipped (no key)" if isinstance(skipped, str) and skipped else "yes" if row["kept"] else "no"
         rows.append(shown)
     return pd.DataFrame(rows).set_index("rung")
 

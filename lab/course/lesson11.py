@@ -58,10 +58,11 @@ def apply_edit(ws: Workspace, edit: Edit) -> pd.DataFrame:
 def hits_table(answer: Answer) -> pd.DataFrame:
     """The numbered sources of an answer: what a citation points to, and how fresh it is.
 
-    ``rrf score`` is the fused list's score, a sum of 1 / (60 + rank) over the lists it fuses; a
-    section of ``(lead)`` is the text before a page's first heading, as the prompt names it.
+    ``fused score`` is the search's score for the source: with lesson 10's recipe, the mean of its
+    lists' scores each scaled to 0-1 (1: first in both); a section of ``(lead)`` is the text before a
+    page's first heading, as the prompt names it.
     """
-    return pd.DataFrame([{"source": s.number, "rrf score": round(s.score, 4), "title": s.title,
+    return pd.DataFrame([{"source": s.number, "fused score": round(s.score, 4), "title": s.title,
                           "section": s.section or "(lead)", "edited": s.edited, "url": s.url}
                          for s in answer.sources])
 

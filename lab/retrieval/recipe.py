@@ -2,7 +2,8 @@
 
 The ladder of lesson 10 changes one knob at a time (the analyzer, how much headings count, the
 chunk size, pseudo-relevance feedback, fusion with LSA, headings as BM25F fields, fusion with a
-second analysis, sections as the unit ranked; with a key, fusion with a paid dense model, a
+second analysis, a model of word meaning, sections as the unit ranked, the breadcrumb line, fusion
+by scores rather than ranks and the dense list's weight; with a key, a paid dense model, a
 reranker over the first results, a model that rewrites the question) and keeps what helps. A
 step that needs a key nobody set is shown as skipped, not measured. A :class:`Recipe`
 holds those knobs; ``dataclasses.replace(recipe, heading_weight=2)`` is one step.
@@ -28,7 +29,7 @@ from lab.retrieval.corpus import SearchCorpus, chunk_body
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
-from lab.retrieval.fusion import RRF
+from lab.retrieval.fusion import RRF, RelativeScoreFusion
 from lab.retrieval.headings import HeadingWeighted
 from lab.retrieval.retrievers import BM25Retriever, EmbeddingRetriever, LsaRetriever, Retriever
 from lab.retrieval.second_stage import Reranked, Rewritten, claude_rewriter
@@ -71,6 +72,10 @@ class Recipe:
         ``VOYAGE_API_KEY``; or an object with ``scores(query, documents)``); ``None``: no reranking.
     rewrite : a model that rewrites each question before the search (``"claude"``: needs
         ``ANTHROPIC_API_KEY``; or a function ``question -> query``); ``None``: the question as asked.
+    fusion : how several lists become one: ``"rrf"``, by reciprocal rank (:class:`RRF`), or
+        ``"relative"``, by scores scaled to 0-1 and weighted (:class:`RelativeScoreFusion`).
+    alpha : with ``fusion="relative"`` and a dense list, the dense list's weight (Weaviate's alpha);
+        the other lists share ``1 - alpha`` equally. Without a dense list every list weighs the same.
     """
 
     analyzer: Callable[[str], list[str]] = WordAnalyzer()
@@ -86,6 +91,8 @@ class Recipe:
     breadcrumb: bool = True
     rerank: Any = None
     rewrite: Any = None
+    fusion: Literal["rrf", "relative"] = "rrf"
+    alpha: float = 0.5
 
     def corpus(self, pages: Iterable[Any]) -> SearchCorpus:
         """Chunk read pages (``KnowledgeBaseRead.pages``) with this recipe's chunker, urls and edits kept."""
@@ -111,12 +118,25 @@ class Recipe:
         if self.dense is not None:
             rankers.append((("dense", self.dense_name), EmbeddingRetriever(self.dense_embedder())))
         built = [ranker if shared is None else _FitOnce(key, ranker, shared) for key, ranker in rankers]
-        first: Retriever = built[0] if len(built) == 1 and self.unit == "chunk" else RRF(built, unit=self.unit)
+        first: Retriever = built[0] if len(built) == 1 and self.unit == "chunk" else self._fused(built)
         if self.rewrite is not None:
             first = Rewritten(first, _resolved(self.rewrite, {"claude": claude_rewriter}, "rewrite"))
         if self.rerank is not None:
             first = Reranked(first, _resolved(self.rerank, {"voyage": reranker_from_env}, "rerank"))
         return first
+
+    def _fused(self, lists: list[Retriever]) -> Retriever:
+        if self.fusion == "rrf":
+            return RRF(lists, unit=self.unit)
+        if self.fusion != "relative":
+            raise ValueError(f"fusion must be 'rrf' or 'relative', not {self.fusion!r}")
+        if not 0 <= self.alpha <= 1:
+            raise ValueError(f"alpha is the dense list's weight, between 0 and 1, not {self.alpha!r}")
+        if self.dense is None or len(lists) == 1:
+            weights = [1 / len(lists)] * len(lists)
+        else:  # the dense list is the last one built
+            weights = [(1 - self.alpha) / (len(lists) - 1)] * (len(lists) - 1) + [self.alpha]
+        return RelativeScoreFusion(lists, weights=weights, unit=self.unit)
 
     @property
     def dense_name(self) -> str | None:
@@ -174,14 +194,14 @@ class _FitOnce(Retriever):
 
 
 #: Where the bakery's ladder ends: BM25F over accent-folded character 4-grams of words (title and
-#: section weighted 2, body 1), fused by reciprocal rank with LSA-128 over the same terms (headings
-#: counted twice in its texts) and with multilingual-e5-small's cosine ranking, each section ranked
-#: once, at its best chunk.
-TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, lsa_components=128, bm25f=True, dense=E5_MODEL,
-               unit="section")
-#: TUNED without its model of word meaning: for an index whose chunks were not embedded (the model costs
-#: about half a second a chunk on one core, so a large first index may do without it).
-LEXICAL = replace(TUNED, dense=None)
+#: section weighted 2, body 1) and multilingual-e5-small's cosine ranking, each list's scores scaled
+#: to 0-1 and added with equal weights, each section ranked once, at its best chunk.
+TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, bm25f=True, dense=E5_MODEL, unit="section",
+               fusion="relative")
+#: The ladder's best recipe without a model of word meaning, for an index whose chunks were not embedded
+#: (the model costs about half a second a chunk on one core, so a large first index may do without it):
+#: the same BM25F fused by reciprocal rank with LSA-128 over the same terms (headings counted twice).
+LEXICAL = replace(TUNED, dense=None, fusion="rrf", lsa_components=128)
 
 #: The recipes an index can record by name (``search_recipe`` in its ``meta``) to be searched with.
 RECIPES: dict[str, Recipe] = {"tuned": TUNED, "lexical": LEXICAL}
