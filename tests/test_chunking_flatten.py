@@ -9,7 +9,7 @@ from chunking_strategies import block_stream
 from lab.chunking import (
     MARKERS_EN, FlatDocument, MalformedBlockError, flatten_blocks,
 )
-from notion_blocks import Blocks, page_object, run, traverse
+from notion_blocks import Blocks, run, traverse
 
 
 def flat_of(*nodes, markers=None) -> FlatDocument:

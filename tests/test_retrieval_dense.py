@@ -10,7 +10,7 @@ from lab.embedders.lsa import LsaEmbedder
 from lab.index import ModelMismatchError
 from lab.retrieval import (RRF, EmbeddingRetriever, LsaRetriever, Recipe, SearchCorpus, Step, climb,
                            reciprocal_rank_fusion)
-from lab.services.voyage import VOYAGE_KEY_ENV, VoyageEmbedder
+from lab.services.voyage import VoyageEmbedder
 from lab.vectors import WordAnalyzer
 from tests.leaks import leaks, shown
 from tests.test_embeddings import KEY, FakeVoyage, fake_url  # noqa: F401 (the fixture)

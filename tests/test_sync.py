@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from lab.client import DEFAULT_MAX_DEPTH, FixedRate, IncompleteListError, NoPacing, NotionClient, RetryPolicy
+from lab.client import DEFAULT_MAX_DEPTH, FixedRate, NoPacing, NotionClient, RetryPolicy
 from lab.course.edits import afternoon_edits, apply_edits
 from lab.simulator.faults import InjectedCrash, crashing_session
 from lab.simulator import LimitsConfig, NotionSimulator, in_process_session

@@ -8,9 +8,8 @@ plain text (:meth:`Document.from_text`) or a stream of short notes read one afte
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lab.chunking.errors import ChunkingError
 from lab.notion.pages import MalformedPageError, PageMetadata

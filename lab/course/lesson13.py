@@ -9,7 +9,6 @@ second SQLite file instead, so that every cell still runs.
 from __future__ import annotations
 
 import atexit
-import os
 import re
 from pathlib import Path
 

@@ -15,10 +15,7 @@ steps recorded after it: later cells continue from the re-run, as a learner expe
 from __future__ import annotations
 
 import copy
-import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from lab.client import NotionClient
 from lab.course.step_history import StepHistory
