@@ -88,12 +88,13 @@ def saved_name(source: str) -> str | None:
 
 
 def save_shown(value: Any, name: str, lesson: str) -> None:
-    """Save a table as ``<lesson>_<name>.csv`` (its index only when it labels the rows), a chart,
-    or the default picture of a chart with controls, as ``<lesson>_<name>.png``."""
+    """Save a table as ``<lesson>_<name>.csv`` (its index only when it labels the rows: it has a
+    name, or holds something other than row numbers), a chart, or the default picture of a chart
+    with controls, as ``<lesson>_<name>.png``."""
     from lab.course.controls import ChartControl  # imports ipywidgets, which only controls need
 
     if isinstance(value, pd.DataFrame):
-        labelled = not pd.api.types.is_integer_dtype(value.index)
+        labelled = any(name is not None for name in value.index.names) or not pd.api.types.is_integer_dtype(value.index)
         save_table(value, f"{lesson}_{name}.csv", index=labelled)
     elif isinstance(value, Figure):
         save_figure(value, f"{lesson}_{name}.png")
