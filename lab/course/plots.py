@@ -65,7 +65,8 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
     """Requests the server accepted so far in each window, against the window budget.
 
     Requests refused by the connection limit do not count against it, so they are left out;
-    every wait the server asked for (``Retry-After``, backoff) is shaded.
+    every wait the server asked for (``Retry-After``, backoff) is shaded, and the axis says so
+    only when there was one.
     """
     fig = Figure(figsize=(9, 3.6))
     ax = fig.add_subplot()
@@ -78,7 +79,8 @@ def window_fill_chart(log: pd.DataFrame, budget: int = 180, window: float = 60.0
     _shade_waits(ax, log)
     ax.set_ylim(0, budget * 1.35)  # headroom keeps the legend off the budget line
     ax.set_xlim(0, max(float(log["t"].max()) * 1.02, 1.0))
-    return _finish(fig, ax, "simulated seconds (grey lines: window edges; shaded: waiting as the server asked)",
+    shaded = "; shaded: waiting as the server asked" if (log["wait_s"] > 0).any() else ""
+    return _finish(fig, ax, f"simulated seconds (grey lines: window edges{shaded})",
                    "requests in the window", title or "How the window budget fills", fontsize=8, loc="upper left")
 
 
