@@ -26,8 +26,10 @@ import pytest
 from lab.cli import DEFAULT_SERVE_TOKEN
 
 REPO = Path(__file__).resolve().parents[1]
-#: A wheel past this size holds something it should not (a lesson's outputs, an index file).
-MAX_WHEEL_BYTES = 2_000_000
+#: A wheel past this size holds something it should not (a lesson's outputs, an index file). Most of
+#: what it holds by right is the e5 vectors kept for the bakery's texts (about 1.5 MB, 2.3 MB with
+#: the English/Portuguese variant's), so that lessons and the bakery's index never run the model.
+MAX_WHEEL_BYTES = 2_750_000
 #: Paths no wheel may hold: the lessons' outputs and machinery, the tests, the notebooks.
 NOT_SHIPPED = ("data/", "notebooks/", "tests/", "bench/", "lab/course/", "lab/exercises/", "docs/")
 
