@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from lab.client import NoPacing, NotionClient
 from lab.index import IndexStore
 from lab.ingest.page_reads import read_page, retrieve_page
+from lab.ingest.quick_sync import MissingPropertyError
 from lab.ingest.sync import SyncConfig, full_index, incremental_sync, reconciled_key
 from lab.simulator import InjectedCrash, LimitsConfig, NotionSimulator, crashing_session, in_process_session
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
@@ -107,6 +108,17 @@ def test_the_default_reconciles_on_every_run_and_an_index_never_reconciled_recon
     assert incremental_sync(client, store, sim.clock, QUICK).reconciled is True
     assert store.get_meta(reconciled_key("notion")) is not None
     assert incremental_sync(client, store, sim.clock, QUICK).reconciled is False
+
+
+def test_a_quick_sync_told_a_publishable_property_the_rows_lack_refuses_and_writes_nothing(store_url) -> None:
+    sim, client, store = bakery(store_url)
+    ws = sim.workspace
+    sim.clock.set(600)
+    ws.set_publishable(ws.page_id(POLICY), False)
+    before = store.dump()
+    with pytest.raises(MissingPropertyError, match="Publicado"):
+        incremental_sync(client, store, sim.clock, SyncConfig(reconcile_every=DAY, publishable_property="Publicado"))
+    assert store.dump() == before
 
 
 def test_a_negative_cadence_is_refused() -> None:

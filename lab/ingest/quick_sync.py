@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lab.client import NotionClient, WalkReport, query_every_row
+from lab.errors import LabError
 from lab.index import IndexedPage, IndexStore
 from lab.ingest.page_reads import PageRead, document_info, page_essentials, read_page, retrieve_page
 from lab.ingest.reading import page_property
@@ -43,7 +44,11 @@ from lab.ingest.sub_pages import known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata
 
-__all__ = ["QuickPlan", "plan_quick", "edited_filter"]
+__all__ = ["QuickPlan", "plan_quick", "edited_filter", "MissingPropertyError"]
+
+
+class MissingPropertyError(LabError, LookupError):
+    """The watermark query's rows lack the publishable checkbox: nothing can say which of them to index."""
 
 
 def edited_filter(watermark: str) -> dict[str, Any]:
@@ -208,6 +213,10 @@ def plan_quick(client: NotionClient, store: IndexStore, source_id: str, watermar
     run.look_up([row["id"] for row in rows])
     unpublished = []
     for row in rows:
+        if publishable_property not in (row.get("properties") or {}):
+            raise MissingPropertyError(
+                f"the rows of data source {source_id} have no property {publishable_property!r}, the checkbox "
+                "that marks publishable pages; give the one the index was built with (--publishable-property)")
         if page_property(row, publishable_property) is True:
             run.consider(row, None)
         elif row["id"] in run.known:
