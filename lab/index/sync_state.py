@@ -12,7 +12,10 @@ from typing import Any
 from lab.index.rows import batches, id_list, marks
 from lab.notion.pages import PageMetadata
 
-__all__ = ["IndexedPage", "IndexSnapshot", "SyncState"]
+__all__ = ["IndexedPage", "IndexSnapshot", "SyncState", "CHUNK_COUNT_SUFFIX", "SUB_PAGES_SUFFIX"]
+
+#: Meta keys (after a source's name) of what a run kept for the next one, valid while the content's stamp holds.
+CHUNK_COUNT_SUFFIX, SUB_PAGES_SUFFIX = ".chunk_count", ".holds_sub_pages"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,7 +45,9 @@ class IndexSnapshot:
     pages: dict[str, IndexedPage]
     chunk_count: int
     reconciled_at: str | None = None  # when the last run that listed every publishable page began
-    whole: bool = True  # False: a quick sync's snapshot, without the pages and the chunk count (looked up as needed)
+    whole: bool = True  # False: a quick sync's snapshot, without the pages (looked up as needed)
+    content_stamp: str = ""  # the content's stamp then: a count kept under it still holds while it has not moved
+    holds_sub_pages: bool = False  # whether any page the index holds is a sub-page
 
 
 class SyncState:
@@ -60,8 +65,36 @@ class SyncState:
             return IndexSnapshot(generation=self.generation(), watermark=self.watermark(source),
                                  data_source_id=self.get_meta(f"{source}.data_source_id"),
                                  pages=self.indexed_pages() if whole else {},
-                                 chunk_count=self.count_chunks() if whole else 0, reconciled_at=reconciled_at,
-                                 whole=whole)
+                                 chunk_count=self.chunk_total(source), reconciled_at=reconciled_at,
+                                 whole=whole, content_stamp=self.content_stamp(),
+                                 holds_sub_pages=self.known_to_hold_sub_pages(source))
+
+    def chunk_total(self, source: str) -> int:
+        """How many chunks the index holds: the count the last run of ``source`` kept, if nothing was written
+        since (:meth:`keep_counts`), else counted (a count reads every row of an index of the chunk ids)."""
+        kept = self._stamped(f"{source}{CHUNK_COUNT_SUFFIX}")
+        return int(kept) if kept is not None else self.count_chunks()
+
+    def known_to_hold_sub_pages(self, source: str) -> bool:
+        """Whether the index holds a sub-page: as the last run of ``source`` kept it (``True`` may outlast the
+        last sub-page until a reconciliation), if nothing was written since, else looked for."""
+        kept = self._stamped(f"{source}{SUB_PAGES_SUFFIX}")
+        return kept == "1" if kept is not None else self.holds_sub_pages()
+
+    def keep_counts(self, source: str, chunks: int, sub_pages: bool) -> None:
+        """Keep how many chunks the index holds and whether it holds sub-pages under the content's stamp now
+        (inside the run's transaction, after its last write): the next run reads them instead of counting."""
+        stamp = self.content_stamp()
+        with self.transaction():
+            self.set_meta(f"{source}{CHUNK_COUNT_SUFFIX}", f"{stamp}:{chunks}")
+            self.set_meta(f"{source}{SUB_PAGES_SUFFIX}", f"{stamp}:{int(sub_pages)}")
+
+    def _stamped(self, key: str) -> str | None:
+        kept = self.get_meta(key)
+        if kept is None:
+            return None
+        stamp, _, value = kept.rpartition(":")
+        return value if stamp == self.content_stamp() else None
 
     def put_pages(self, pages: Iterable[IndexedPage]) -> None:
         """Insert or replace these pages (a missing type or url reads ``""``; a missing audience stays ``NULL``)."""

@@ -26,8 +26,10 @@ A run costs what changed: it looks up only the stored chunks of the pages it rea
 (through the index's page index), writes the term counts of new and changed chunks only (the
 idf is recomputed when the index is read, :mod:`lab.index`), and sends only those to a
 dense model. A quick sync also looks up only the indexed pages it has reason to doubt, never
-every page; what it still does per index is one count of the chunks (for the report and the
-guardrail) and, when nothing it read shows sub-pages, one look for any sub-page in the index.
+every page. Each run keeps, in ``meta`` under the content's random stamp, how many chunks the
+index holds and whether it holds sub-pages, so that the next run reads them instead of counting
+every row; a write by anything else (a files run, a model switch) moves the stamp, and the next
+run counts again.
 
 A run's memory does not grow with the workspace: each page it reads goes to the staging area of
 the index file as soon as it is read, and the run keeps only the page's metadata; it is then
@@ -191,6 +193,8 @@ class _Changes:
     remove_pages: set[str]
     full: bool = False  # a full index: it replaces the whole index, and its checkpoint is spent
     reconciled_at: str | None = None  # when a run that listed every publishable page began (None: it listed none)
+    content_stamp: str = ""  # of the snapshot: while it holds, the run's counts are exact without counting again
+    holds_sub_pages: bool | None = None  # whether the index will hold a sub-page once written (None: look)
 
 
 def _publication(store: IndexStore, config: SyncConfig, changes: _Changes) -> Publication:
@@ -208,7 +212,9 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         publication.embed()  # a network call: it happens before any write
     with store.transaction():
         check_unmoved(store, changes.generation)
-        held = store.count_chunks() if changes.full else 0  # a sync counted what it holds when it planned
+        held = store.count_chunks() if changes.full else 0  # a sync knew what it holds when it planned
+        # nothing but this run wrote since the snapshot (a files run or a model switch moves the stamp too)
+        unmoved = store.content_stamp() == changes.content_stamp
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
         if config.search_recipe is not None:
             store.set_search_recipe(config.search_recipe)
@@ -221,6 +227,11 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
             gone = store.page_ids() - {page.page_id for page in changes.pages}
             removed += store.delete_pages(gone) + len(gone) + store.delete_chunks(store.chunks_without_page())
             _count_full(report, tally, held)
+        if changes.full or not unmoved:
+            report.chunks_total = store.count_chunks()
+        sub_pages = changes.holds_sub_pages
+        store.keep_counts(config.source, report.chunks_total,
+                          sub_pages if sub_pages is not None and unmoved else store.holds_sub_pages())
         store.set_watermark(config.source, report.watermark)
         if changes.reconciled_at is not None:
             store.set_meta(reconciled_key(config.source), changes.reconciled_at)
@@ -298,7 +309,9 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                             pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep),
                             query_windows=knowledge_base.query_windows, reconciled=True)
         changes = _Changes(source_id=source_id, generation=base.generation, staging=checkpoint,
-                           pages=[StagedRead.of(r) for r in reads], remove_pages=set(), full=True, reconciled_at=began)
+                           pages=[StagedRead.of(r) for r in reads], remove_pages=set(), full=True, reconciled_at=began,
+                           content_stamp=base.content_stamp,
+                           holds_sub_pages=any(r.parent_id is not None for r in reads))
         return changes, report
 
     return _publish(store, config, plan)
@@ -388,7 +401,8 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     removed_pages = set(indexed) - {info.id for info, _ in documents} - sub_pages.ids
     pages = [StagedRead.of(r) for r in reads]
     changes = _Changes(source_id=source_id, generation=base.generation, staging=staging, pages=pages,
-                       remove_pages=removed_pages, reconciled_at=began)
+                       remove_pages=removed_pages, reconciled_at=began, content_stamp=base.content_stamp,
+                       holds_sub_pages=bool(sub_pages.ids))
     tally = _publication(store, config, changes).survey()  # batch by batch, from the staging area
 
     deleting = tally.vanished + store.count_page_chunks(removed_pages)
@@ -419,13 +433,17 @@ def _plan_quick(client: NotionClient, store: IndexStore, clock: Clock, config: S
     work out the writes, looking up only the pages concerned in the index (nothing is written here)."""
     watermark = base.watermark
     found = plan_quick(client, store, base.data_source_id, watermark, _keeper(config, staging),
-                       publishable_property=config.publishable_property, audience_property=config.audience_property)
+                       publishable_property=config.publishable_property, audience_property=config.audience_property,
+                       holds_sub_pages=base.holds_sub_pages)
     removed = set(found.removed)
+    # True may outlast the last sub-page a quick sync removes: it costs a search request until a reconciliation
+    sub_pages = base.holds_sub_pages or any(read.parent_id is not None for read in found.reads)
     changes = _Changes(source_id=base.data_source_id, generation=base.generation, staging=staging,
-                       pages=[StagedRead.of(r) for r in found.reads], remove_pages=removed)
+                       pages=[StagedRead.of(r) for r in found.reads], remove_pages=removed,
+                       content_stamp=base.content_stamp, holds_sub_pages=sub_pages)
     tally = _publication(store, config, changes).survey()
     deleting = tally.vanished + (store.count_page_chunks(removed) if removed else 0)
-    held = store.count_chunks()
+    held = base.chunk_count
     check_deletion_share(
         deleting, held, config.max_delete_share, force=force, run="this sync", scope="in the index",
         explanation=f": {len(removed)} indexed pages were unpublished or lost the sub-pages under them since the "
