@@ -121,6 +121,17 @@ def test_a_quick_sync_told_a_publishable_property_the_rows_lack_refuses_and_writ
     assert store.dump() == before
 
 
+def test_a_run_keeps_the_chunk_count_for_the_next_and_a_write_by_anything_else_makes_it_count_again(store_url):
+    sim, client, store = bakery(store_url)
+    ws = sim.workspace
+    assert store.chunk_total("notion") == store.count_chunks() == 315
+    store.delete_chunks([next(iter(store.chunk_ids()))])  # another writer: the content's stamp moves
+    sim.clock.set(600)
+    ws.edit_block_text(ws.find_block(ws.page_id(ROLL), "lleva nuez en la receta").id, "Lleva nuez y pasas.")
+    report = incremental_sync(client, store, sim.clock, QUICK)
+    assert report.chunks_total == store.count_chunks() == store.chunk_total("notion") == 314
+
+
 def test_a_negative_cadence_is_refused() -> None:
     with pytest.raises(ValueError, match="reconcile_every"):
         SyncConfig(reconcile_every=datetime.timedelta(seconds=-1))
@@ -321,6 +332,8 @@ def test_after_quick_syncs_of_a_random_history_a_forced_reconciliation_equals_a_
                 assert store.get_meta(reconciled_key("notion")) == reconciled, "a quick sync moved the reconciliation"
             assert report.reconciled is False and store.watermark("notion") >= watermark
             watermark = store.watermark("notion")
+            assert store.chunk_total("notion") == store.count_chunks() == report.chunks_total  # kept, not counted
+            assert store.known_to_hold_sub_pages("notion") >= store.holds_sub_pages()
         else:
             apply_edit(ws, kind, *arguments)
     sim.clock.advance(70.0)

@@ -126,14 +126,16 @@ class _QuickRun:
     leaves the index is named explicitly (nothing the run did not look at leaves)."""
 
     def __init__(self, client: NotionClient, store: IndexStore, keep: Callable[[PageRead], None],
-                 audience_property: str | None, publishable_property: str) -> None:
+                 audience_property: str | None, publishable_property: str,
+                 rows: Mapping[str, dict[str, Any]]) -> None:
         self.client, self.store, self.keep = client, store, keep
         self.audience_property, self.publishable_property = audience_property, publishable_property
         self.plan = QuickPlan()
         self.known: dict[str, IndexedPage] = {}  # what the index holds of the pages looked at
         self.handled: dict[str, PageMetadata] = {}  # pages read now or kept, as documents under their parent now
         self.visible: dict[str, dict[str, Any]] = {}  # pages search listed, edited since the watermark
-        self.originals = SyncedOriginals(client, holders=_Holders(store))
+        # an original is unchanged for a read if the row holding it was returned and not edited since
+        self.originals = SyncedOriginals(client, holders=_Holders(store), listed=rows)
         self.queue: list[PageRead] = []
 
     def look_up(self, page_ids: list[str]) -> None:
@@ -143,6 +145,7 @@ class _QuickRun:
             self.known.update(self.store.indexed_pages(missing))
 
     def read(self, page: dict[str, Any], parent: PageMetadata | None) -> None:
+        """Read ``page`` now, as a document under ``parent``, keep the read and settle its sub-pages later."""
         read = read_page(self.client, page, self.plan.walk, parent=parent, audience_property=self.audience_property)
         self.keep(read)
         self.plan.reads.append(read)
@@ -200,16 +203,17 @@ class _QuickRun:
 
 def plan_quick(client: NotionClient, store: IndexStore, source_id: str, watermark: str,
                keep: Callable[[PageRead], None], *, publishable_property: str,
-               audience_property: str | None) -> QuickPlan:
+               audience_property: str | None, holds_sub_pages: bool) -> QuickPlan:
     """Read what the watermark query and its pages' edits say changed (see the module's docstring); every
-    page read is handed to ``keep`` as soon as it is read. Nothing is written to the index."""
-    run = _QuickRun(client, store, keep, audience_property, publishable_property)
+    page read is handed to ``keep`` as soon as it is read; ``holds_sub_pages``: whether the index holds any
+    (then search lists the pages edited since the watermark). Nothing is written to the index."""
     edited = query_every_row(client.data_sources.query, source_id, filter=edited_filter(watermark),
                              shape=_keeping(publishable_property))
-    rows, run.plan.query_windows = edited.rows, edited.windows
+    rows, windows = edited.rows, edited.windows
     del edited
+    run = _QuickRun(client, store, keep, audience_property, publishable_property, {row["id"]: row for row in rows})
+    run.plan.query_windows = windows
     run.plan.changed = [(row["last_edited_time"], document_info(row).title) for row in rows]
-    run.originals = SyncedOriginals(client, holders=_Holders(store), listed={row["id"]: row for row in rows})
     run.look_up([row["id"] for row in rows])
     unpublished = []
     for row in rows:
@@ -222,7 +226,7 @@ def plan_quick(client: NotionClient, store: IndexStore, source_id: str, watermar
         elif row["id"] in run.known:
             unpublished.append(row["id"])
     run.remove(unpublished)
-    if any(read.child_page_ids for read in run.plan.reads) or store.holds_sub_pages():
+    if holds_sub_pages or any(read.child_page_ids for read in run.plan.reads):
         run.visible = _edited_since(client, watermark)
     run.expand()
     _edited_sub_pages(run)
