@@ -9,7 +9,8 @@ minutes at Notion's average of 3 requests per second, so a sync reconciles only 
 clock; ``timedelta(0)``, the default, reconciles every run), when asked (``force_reconcile``), or
 when the index was never reconciled. A full index is a reconciliation. When the last one began is
 kept in the index's ``meta`` (``<source>.reconciled_at``), written in the run's transaction, and
-:attr:`SyncReport.reconciled` says whether a run reconciled.
+:attr:`SyncReport.reconciled` says whether a run reconciled. The deletion guardrail
+(:mod:`lab.ingest.deletion_guardrail`) weighs the deletions of every run, quick or reconciling.
 
 A reconciliation goes both ways: every publishable page the list holds is
 compared with the index, so a page whose ``last_edited_time`` moved is read again, and so is a
