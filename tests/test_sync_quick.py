@@ -4,8 +4,8 @@ A quick sync picks up what stamps a row (an edit, a new page, an unpublish) and 
 reach (sub-pages, synced blocks); a page trashed or unshared stays until the next reconciliation, which
 runs when the cadence is due on the simulated clock, when asked, or when the index was never reconciled.
 When the last reconciliation happened is written in the run's one transaction. Random histories of edits
-and quick syncs (some crashing, some answered with 429, 529 and 5xx) end with a forced reconciliation that must equal a full index (40 histories;
-set ``LAB_QUICK_SYNC_HISTORIES`` for more).
+and quick syncs (some crashing, some answered with 429, 529 and 5xx) end with a forced reconciliation that
+must equal a full index (40 histories; set ``LAB_QUICK_SYNC_HISTORIES`` for more).
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def bakery(store_url: str):
 def new_row(key: str, title: str) -> dict:
     return {"key": key, "title": title, "type": "faq", "publishable": True,
             "parent": {"type": "data_source", "key": "base-de-conocimiento"},
-            "blocks": [{"type": "paragraph", "text": "Los domingos abrimos de nueve a una, sólo para recoger encargos."}]}
+            "blocks": [{"type": "paragraph",
+                        "text": "Los domingos abrimos de nueve a una, sólo para recoger encargos."}]}
 
 
 def test_a_quick_sync_picks_up_an_edit_a_new_page_and_an_unpublish_by_edit(store_url) -> None:
@@ -165,6 +166,33 @@ def test_a_quick_sync_makes_the_watermark_query_and_one_read_per_changed_page_an
     assert client.log.frame().iloc[before:]["endpoint"].tolist() == ["data_sources.query"]
 
 
+def test_a_quick_sync_another_sync_overtook_plans_again_and_keeps_every_edit(store_url) -> None:
+    sim, client, store_a = bakery(store_url)
+    ws, clock = sim.workspace, sim.clock
+    store_b = IndexStore(store_url)  # a second connection to the same index
+    clock.set(1800)
+    ws.edit_block_text(ws.find_block(ws.page_id(ROLL), "lleva nuez en la receta").id, "Lleva nuez y pasas.")
+    policy = ws.find_block(ws.page_id(POLICY), "").id
+    ws.edit_block_text(policy, "Cancelar sin costo vale hasta veinticuatro horas antes.")
+    clock.set(3600)
+    overtaken = []
+
+    def overtake(read) -> None:  # sync A has read the policy; it is edited again; sync B reads and publishes
+        if overtaken or read.id != ws.page_id(POLICY):
+            return
+        clock.set(3840)
+        ws.edit_block_text(policy, "Cancelar sin costo vale hasta setenta y dos horas antes.")
+        clock.set(3900)
+        overtaken.append(incremental_sync(client, store_b, clock, QUICK))
+
+    report = incremental_sync(client, store_a, clock, SyncConfig(reconcile_every=DAY, on_page=overtake))
+    assert report.attempts == 2 and report.reconciled is False and overtaken[0].reconciled is False
+    texts = " ".join(row["text"] for row in store_a.chunks("tfidf"))
+    assert "setenta y dos horas" in texts and "veinticuatro horas" not in texts and "nuez y pasas" in texts
+    assert store_a.watermark("notion") == overtaken[0].watermark
+    assert without_watermark(store_a) == fresh_full_index(sim)
+
+
 def test_a_crashed_reconciliation_leaves_the_time_of_the_last_one_and_the_watermark_unmoved(store_url) -> None:
     sim, client, store = bakery(store_url)
     ws = sim.workspace
@@ -180,8 +208,8 @@ def test_a_crashed_reconciliation_leaves_the_time_of_the_last_one_and_the_waterm
     assert store.dump() == before
 
 
-def test_a_failure_inside_the_write_rolls_back_the_time_of_the_reconciliation_with_everything_else(store_url,
-                                                                                                    monkeypatch) -> None:
+def test_a_failure_inside_the_write_rolls_back_the_time_of_the_reconciliation_with_everything_else(
+        store_url, monkeypatch) -> None:
     sim, client, store = bakery(store_url)
     ws = sim.workspace
     reconciled, watermark = store.get_meta(reconciled_key("notion")), store.watermark("notion")
