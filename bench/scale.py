@@ -51,7 +51,6 @@ import argparse
 import datetime
 import json
 import re
-import shutil
 import sqlite3
 import subprocess
 import sys
