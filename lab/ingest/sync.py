@@ -145,7 +145,9 @@ class SyncReport:
     #: the pages the run took out of the index (trashed, unpublished, unshared, deleted, or no longer listed), by id
     retired: list[RetiredPage] = field(default_factory=list)
     #: whether the run listed every publishable page (a full index, or a sync whose reconciliation was due or
-    #: asked for); a quick sync read only what its watermark query returned
+    #: asked for); a quick sync read only what its watermark query returned and what those pages' edits reach,
+    #: and a page trashed, deleted, unshared or shared again waits for the next reconciliation
+    #: (:mod:`lab.ingest.quick_sync` says precisely what waits)
     reconciled: bool = False
 
     def retirement_alert(self) -> str | None:
