@@ -7,9 +7,11 @@ plan, read without pacing, on the simulated clock. Every measurement runs in a f
 (``python -m bench.scale --child ...``), so that each size's peak resident memory is its own.
 
 - lab: :func:`~lab.ingest.sync.full_index`, then :func:`~lab.ingest.sync.incremental_sync`
-  with nothing changed, then again after one block of one page was edited, and from 20,000
-  pages on a sync after one block of each of 12,000 rows was edited (more rows than a Notion
-  query returns), checked to have every edited row in the index; for each run its seconds,
+  reconciling once a day (``reconcile_every`` of 24 hours, :data:`RECONCILE_EVERY`): a quick sync
+  with nothing changed, a quick sync after one block of one page was edited, a reconciling sync
+  (``force_reconcile``) after another edit of that block, and from 20,000 pages a quick sync after
+  one block of each of 12,000 rows was edited (more rows than a Notion query returns), checked to
+  have every edited row in the index; for each run its seconds,
   Notion requests, the simulated API time (the simulator's clock: its drawn latency of each
   request, one after the other, no rate limit) and chunks. Cloned pages repeat the bakery's
   2,700 words; one row adds 30 made-up words to each copy, so that the vocabulary grows with
@@ -36,13 +38,20 @@ plan, read without pacing, on the simulated clock. Every measurement runs in a f
 
 A size whose process grows past 80 % of the memory available when it starts is stopped and
 reported as such (an index whose TF-IDF rows are dense grows with chunks x vocabulary).
+
+``--index-cache DIR`` keeps each workspace's full index in ``DIR`` (with the simulated time it ended
+at and what it measured) and later runs start from a copy of it instead of indexing again: a
+100,000-page full index takes about half an hour. ``--sizes 20000,100000`` measures only those
+workspaces.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -59,7 +68,9 @@ __all__ = ["main", "measure_lab", "measure_langchain", "FULL", "QUICK", "LAB_RUN
 FULL = {"sizes": (200, 2_000, 10_000, 20_000, 50_000, 100_000), "vocabulary": (2_000, 30), "http_seconds": 2.0,
         "langchain_up_to": 10_000}
 QUICK = {"sizes": (100, 200), "vocabulary": None, "http_seconds": 0.5, "langchain_up_to": 200}
-LAB_RUNS = ("full index", "no-change sync", "one-edit sync")
+RECONCILING_RUN = "reconciling one-edit sync"
+LAB_RUNS = ("full index", "no-change sync", "one-edit sync", RECONCILING_RUN)
+RECONCILE_EVERY = datetime.timedelta(hours=24)  # the syncs reconcile once a day; the runs here are minutes apart
 BULK_RUN = "bulk-edit sync"
 BULK_ROWS, BULK_FROM = 12_000, 20_000  # rows edited at once, in workspaces of this many pages or more
 LANGCHAIN_RUNS = ("first index", "no-change re-run", "one-edit re-run")
@@ -67,6 +78,7 @@ EMBEDDING_SIZE = 1024  # the lab's dense model: voyage-4 at its default dimensio
 NOTION_AVERAGE_RATE = 3.0  # requests per second Notion allows an integration on average
 MEMORY_SHARE = 0.8  # of MemAvailable a measured process may reach before it is stopped
 EDITED_PAGE, EDITED_BLOCK, EDITED_TEXT = "Ficha: Rol de canela", "Resumen", "Resumen: clave RC-01; $40 la pieza."
+RECONCILED_TEXT = "Resumen: clave RC-01; $45 la pieza."  # the reconciling sync's edit, another text again
 BULK_TEXT = "Revisado en lote"  # the start of each bulk-edited block's new text
 
 
@@ -87,12 +99,12 @@ def _scaled_workspace(n_pages: int, distinct_words: int) -> tuple[Any, Any]:
     return sim, client
 
 
-def _edit_one_block(sim: Any) -> None:
-    """One block of one page gets new text, a minute after the last run and a minute before the next."""
+def _edit_one_block(sim: Any, text: str = EDITED_TEXT) -> None:
+    """One block of one page gets new ``text``, a minute after the last run and a minute before the next."""
     sim.clock.advance(60)
     workspace = sim.workspace
     page = workspace.page_by_title(EDITED_PAGE)
-    workspace.edit_block_text(workspace.find_block(page.id, EDITED_BLOCK).id, EDITED_TEXT)
+    workspace.edit_block_text(workspace.find_block(page.id, EDITED_BLOCK).id, text)
     sim.clock.advance(60)
 
 
@@ -154,8 +166,25 @@ def _warm_up(directory: str) -> None:
         incremental_sync(client, store, sim.clock)
 
 
+def _cache_files(index_cache: str | Path, n_pages: int, distinct_words: int) -> tuple[Path, Path]:
+    """Where a full index of a workspace is kept between measurements: the index file, and what its run measured."""
+    stem = Path(index_cache) / f"lab-{n_pages}-{distinct_words}"
+    return stem.with_suffix(".sqlite"), stem.with_suffix(".json")
+
+
+def _copy_index(source: Path, target: Path) -> None:
+    """A consistent copy of an index file (its write-ahead log included), through SQLite's backup."""
+    reader, writer = sqlite3.connect(f"{source.absolute().as_uri()}?mode=ro", uri=True), sqlite3.connect(target)
+    try:
+        reader.backup(writer)
+    finally:
+        reader.close()
+        writer.close()
+
+
 def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | None = None,
-                warm_up: bool = False, bulk_rows: int | None = None) -> dict[str, Any]:
+                warm_up: bool = False, bulk_rows: int | None = None,
+                index_cache: str | Path | None = None) -> dict[str, Any]:
     """Full index, no-change sync and one-edit sync of the scaled workspace into a fresh index file, then a
     sync after ``bulk_rows`` rows were edited at once (by default :data:`BULK_ROWS` from :data:`BULK_FROM`
     pages on, none below); ``warm_up`` first runs every path on the bakery, so that the lab's memory is
@@ -163,7 +192,7 @@ def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | N
     import gc
 
     from lab.index import IndexStore
-    from lab.ingest.sync import full_index, incremental_sync
+    from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 
     sim, client = _scaled_workspace(n_pages, distinct_words)
     build_peak_mb = _status_mb("VmHWM")
@@ -178,20 +207,34 @@ def measure_lab(n_pages: int, distinct_words: int = 0, directory: str | Path | N
         if bulk_rows is None:
             bulk_rows = BULK_ROWS if n_pages >= BULK_FROM else 0
         names = LAB_RUNS + ((BULK_RUN,) if bulk_rows else ())
+        cached = _cache_files(index_cache, n_pages, distinct_words) if index_cache is not None else None
+        if cached is not None and cached[0].exists() and cached[1].exists():  # the full index of an earlier process
+            kept = json.loads(cached[1].read_text())
+            _copy_index(cached[0], path)
+            sim.clock.set(kept["clock"])
+            runs.append(kept["run"] | {"cached": True})
+            names = names[1:]
         edited: list[str] = []
+        quick = SyncConfig(reconcile_every=RECONCILE_EVERY)
         with IndexStore(path) as store:
             for name in names:
-                if name == "one-edit sync":
-                    _edit_one_block(sim)
+                if name in ("one-edit sync", RECONCILING_RUN):
+                    _edit_one_block(sim, EDITED_TEXT if name == "one-edit sync" else RECONCILED_TEXT)
                 if name == BULK_RUN:
                     edited = _edit_rows(sim, bulk_rows)
-                run = full_index if name == "full index" else incremental_sync
                 before, began, cpu, api = len(client.log), time.perf_counter(), time.process_time(), sim.clock.now()
-                report = run(client, store, sim.clock)
+                if name == "full index":
+                    report = full_index(client, store, sim.clock)
+                else:
+                    report = incremental_sync(client, store, sim.clock, quick, force_reconcile=name == RECONCILING_RUN)
                 runs.append({"run": name, "seconds": time.perf_counter() - began, "CPU s": time.process_time() - cpu,
                              "requests": len(client.log) - before, "API s": sim.clock.now() - api,
                              "chunks": store.count_chunks(), "embedded": report.chunks_new + report.chunks_updated,
-                             "pages read": len(report.pages_reread)})
+                             "pages read": len(report.pages_reread), "reconciled": report.reconciled})
+                if name == "full index" and cached is not None:
+                    cached[0].parent.mkdir(parents=True, exist_ok=True)
+                    _copy_index(path, cached[0])
+                    cached[1].write_text(json.dumps({"clock": sim.clock.now(), "run": runs[-1]}))
             peak_rss_mb = _status_mb("VmHWM")
             if edited:
                 runs[-1]["every edit indexed"] = _holds_every_edit(store, edited)
@@ -260,7 +303,8 @@ def _available_mb() -> float:
 
 
 def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
-                 limit_mb: float | None = None, warm_up: bool = False) -> dict[str, Any]:
+                 limit_mb: float | None = None, warm_up: bool = False,
+                 index_cache: str | Path | None = None) -> dict[str, Any]:
     """``MEASURES[approach]`` in a fresh process, stopped if its memory passes ``limit_mb`` (``warm_up``:
     the lab's, after a run on the bakery).
 
@@ -268,7 +312,8 @@ def run_in_child(approach: str, n_pages: int, distinct_words: int = 0,
     """
     limit_mb = limit_mb if limit_mb is not None else MEMORY_SHARE * _available_mb()
     command = [sys.executable, "-m", "bench.scale", "--child", approach, "--pages", str(n_pages),
-               "--distinct-words", str(distinct_words)] + (["--warm-up"] if warm_up else [])
+               "--distinct-words", str(distinct_words)] + (["--warm-up"] if warm_up else []) \
+        + (["--index-cache", str(index_cache)] if index_cache is not None and approach == "lab" else [])
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=Path(__file__).resolve().parents[1])
     over: list[float] = []
@@ -378,7 +423,8 @@ def _expected_mb(measured: list[dict[str, Any]], n_pages: int, words: int) -> fl
     return previous[-1]["peak_rss_mb"] * n_pages / previous[-1]["pages"] if previous else None
 
 
-def _measure_one(approach: str, n_pages: int, words: int, earlier: list[dict[str, Any]]) -> dict[str, Any]:
+def _measure_one(approach: str, n_pages: int, words: int, earlier: list[dict[str, Any]],
+                 index_cache: str | Path | None = None) -> dict[str, Any]:
     """One workspace through one approach in its own process, or ``{"stopped": why}`` if it would not fit in
     memory (judged from ``earlier``, the same approach's smaller runs) or outgrew it."""
     limit = MEMORY_SHARE * _available_mb()
@@ -386,10 +432,10 @@ def _measure_one(approach: str, n_pages: int, words: int, earlier: list[dict[str
     if expected is not None and expected > limit:
         return {"stopped": f"skipped, it would need about {expected / 1024:.1f} GB (from the "
                            f"{earlier[-1]['pages']:,}-page run) and {limit / 1024:.1f} GB may be used"}
-    return run_in_child(approach, n_pages, words, limit)
+    return run_in_child(approach, n_pages, words, limit, index_cache=index_cache)
 
 
-def _measure_all(workspaces: list[tuple[int, int]], langchain_up_to: int
+def _measure_all(workspaces: list[tuple[int, int]], langchain_up_to: int, index_cache: str | Path | None = None
                  ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     """Every workspace through every approach (LangChain's up to ``langchain_up_to`` pages), smallest first
     and the approaches in turn, so that a busy spell of a shared machine falls on both; returns the
@@ -400,7 +446,7 @@ def _measure_all(workspaces: list[tuple[int, int]], langchain_up_to: int
         for approach in MEASURES:
             if approach == "langchain" and n_pages > langchain_up_to:
                 continue
-            result = _measure_one(approach, n_pages, words, measured[approach])
+            result = _measure_one(approach, n_pages, words, measured[approach], index_cache)
             label = f"{approach}, {n_pages:,} pages" + (f" (+{words} new words each)" if words else "")
             if "stopped" in result:
                 stopped.append(f"{label}: {result['stopped']}")
@@ -410,15 +456,19 @@ def _measure_all(workspaces: list[tuple[int, int]], langchain_up_to: int
     return measured, stopped
 
 
-def main(quick: bool = False) -> dict[str, pd.DataFrame]:
-    """Measure every workspace in its own process, print and return the tables."""
-    sizes = QUICK if quick else FULL
-    measured, stopped = _measure_all(_workspaces(sizes), sizes["langchain_up_to"])
+def main(quick: bool = False, index_cache: str | Path | None = None,
+         sizes: tuple[int, ...] | None = None) -> dict[str, pd.DataFrame]:
+    """Measure every workspace in its own process, print and return the tables; ``index_cache`` keeps each
+    workspace's full index there and reuses it, ``sizes`` measures only those workspaces (no vocabulary one)."""
+    settings = QUICK if quick else FULL
+    if sizes is not None:
+        settings = settings | {"sizes": sizes, "vocabulary": None}
+    measured, stopped = _measure_all(_workspaces(settings), settings["langchain_up_to"], index_cache)
     lab, langchain = measured["lab"], measured["langchain"]
     full_reads = {m["pages"]: m["runs"][0]["requests"] for m in lab if m["distinct_words"] == 0}
     tables = {"lab": lab_table(lab), "langchain": langchain_table(langchain, lab),
               "memory": memory_table(lab, langchain), "rate limit": rate_limit_table(lab),
-              "http": http_table(served_rates(sizes["http_seconds"]), full_reads)}
+              "http": http_table(served_rates(settings["http_seconds"]), full_reads)}
     print("ingestion at scale: the bakery cloned to N publishable pages, in process, unpaced, one process per "
           "workspace and approach; CPU s is the process's own CPU time, steadier than wall time on a shared machine")
     with pd.option_context("display.width", 250, "display.max_columns", 30):
@@ -438,9 +488,16 @@ if __name__ == "__main__":
     parser.add_argument("--pages", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--distinct-words", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--warm-up", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--index-cache", metavar="DIR",
+                        help="keep each workspace's full index in DIR and reuse it in later runs (a 100,000-page "
+                             "index takes about half an hour to build)")
+    parser.add_argument("--sizes", type=lambda text: tuple(int(n) for n in text.split(",")), metavar="N,N",
+                        help="measure only workspaces of these sizes (pages, comma-separated)")
     arguments = parser.parse_args()
     if arguments.child:
-        options = {"warm_up": True} if arguments.warm_up else {}
+        options: dict[str, Any] = {"warm_up": True} if arguments.warm_up else {}
+        if arguments.index_cache:
+            options["index_cache"] = arguments.index_cache
         print(json.dumps(MEASURES[arguments.child](arguments.pages, arguments.distinct_words, **options)))
     else:
-        main(quick=arguments.quick)
+        main(quick=arguments.quick, index_cache=arguments.index_cache, sizes=arguments.sizes)

@@ -12,12 +12,14 @@ def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unch
     runs = scale.lab_table([lab])
     assert runs["run"].tolist() == list(scale.LAB_RUNS)
     assert list(runs.columns) == ["pages", "new words/page", "run", "seconds", "CPU s", "requests", "API s",
-                                  "chunks", "embedded", "pages read"]
+                                  "chunks", "embedded", "pages read", "reconciled"]
     assert (runs["API s"] > 0).all()  # the simulator's drawn latency, request after request
-    full, unchanged, edited = runs.to_dict("records")
-    assert unchanged["requests"] < edited["requests"] < full["requests"]
-    assert full["embedded"] == full["chunks"] and unchanged["embedded"] == 0 and edited["embedded"] == 1
-    assert full["chunks"] == unchanged["chunks"] == edited["chunks"]
+    full, unchanged, edited, reconciling = runs.to_dict("records")
+    assert unchanged["requests"] < edited["requests"] < reconciling["requests"] < full["requests"]
+    assert full["embedded"] == full["chunks"] and unchanged["embedded"] == 0
+    assert edited["embedded"] == reconciling["embedded"] == 1
+    assert full["chunks"] == unchanged["chunks"] == edited["chunks"] == reconciling["chunks"]
+    assert runs["reconciled"].tolist() == [True, False, False, True]
 
     theirs = scale.langchain_table([langchain], [lab])
     assert theirs["run"].tolist() == list(scale.LANGCHAIN_RUNS)
@@ -38,6 +40,15 @@ def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unch
 def test_a_workspace_whose_process_outgrows_its_memory_limit_is_stopped_and_reported() -> None:
     result = scale.run_in_child("lab", scale.QUICK["sizes"][0], limit_mb=1)
     assert result["stopped"].startswith("stopped at")
+
+
+def test_a_full_index_kept_in_the_cache_is_reused_by_the_next_measurement(tmp_path) -> None:
+    pages = scale.QUICK["sizes"][0]
+    first = scale.measure_lab(pages, index_cache=tmp_path)
+    again = scale.measure_lab(pages, index_cache=tmp_path)
+    assert again["runs"][0] == first["runs"][0] | {"cached": True}
+    assert [run["requests"] for run in again["runs"][1:]] == [run["requests"] for run in first["runs"][1:]]
+    assert [run["chunks"] for run in again["runs"]] == [run["chunks"] for run in first["runs"]]
 
 
 def test_a_sync_after_a_bulk_edit_is_checked_to_hold_every_edited_row() -> None:

@@ -5,7 +5,8 @@ delay drawn from a seeded generator: while it reads Notion, embeds, writes, comm
 every kill a reader finds the index of a complete generation (the one before the sync that was running, or
 the one after it, compared by content), the watermark has not gone back, and a rerun of that sync
 completes to what a full index of the workspace holds. The child forks a fresh process for every run, so
-that each kill costs milliseconds rather than a Python start.
+that each kill costs milliseconds rather than a Python start. The same holds of quick syncs (no
+reconciliation): a complete generation is then the index that the same syncs, never killed, leave.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lab.index import IndexStore
-from lab.ingest.sync import full_index, incremental_sync
+from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 from lab.simulator import NotionSimulator, Workspace
 from sync_histories import EDITS, _client, apply_edit, config, content, reference, small_workspace
 
@@ -40,7 +43,7 @@ CHILD = textwrap.dedent("""
     for line in sys.stdin:
         pid = os.fork()
         if pid == 0:
-            sync_from(sys.argv[1], int(line))
+            sync_from(sys.argv[1], int(line), sys.argv[2] == "quick")
             os._exit(0)
         print(f"started {pid}", flush=True)
         print(f"ended {os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])}", flush=True)
@@ -56,14 +59,21 @@ def workspace_at(k: int) -> Workspace:
     return ws
 
 
-def sync_at(ws: Workspace, k: int, store: IndexStore) -> None:
+def _config(quick: bool) -> SyncConfig:
+    settings = config()
+    if quick:
+        settings.reconcile_every = None  # never on its own: every sync after the first index is quick
+    return settings
+
+
+def sync_at(ws: Workspace, k: int, store: IndexStore, quick: bool = False) -> None:
     """Sync ``store`` with ``ws`` as the sync after edit ``k`` does, halfway to the next edit."""
     sim = NotionSimulator(ws, seed=k)
     sim.clock.set(k * STEP + STEP // 2)
-    incremental_sync(_client(sim, None), store, sim.clock, config())
+    incremental_sync(_client(sim, None), store, sim.clock, _config(quick))
 
 
-def sync_from(url: str, first: int) -> None:
+def sync_from(url: str, first: int, quick: bool = False) -> None:
     """In the child: edit ``first`` and sync, edit ``first + 1`` and sync..., saying which sync published."""
     ws = workspace_at(first - 1)
     store = IndexStore(url)
@@ -71,8 +81,44 @@ def sync_from(url: str, first: int) -> None:
     for k in range(first, len(SCHEDULE) + 1):
         ws.clock.set(k * STEP)
         apply_edit(ws, *SCHEDULE[k - 1])
-        sync_at(ws, k, store)
+        sync_at(ws, k, store, quick)
         print(f"synced {k}", flush=True)
+
+
+class _QuickPath:
+    """The index along the path the child took, for quick syncs: what one leaves depends on when each page
+    was last read, not only on the workspace, so the reference makes the same syncs as the index did (the
+    first index, every sync that published, a killed one that published, and the reruns), in memory."""
+
+    def __init__(self) -> None:
+        sim = NotionSimulator(workspace_at(0), seed=0)
+        sim.clock.set(STEP // 2)
+        self.store = IndexStore(":memory:")
+        full_index(_client(sim, None), self.store, sim.clock, config())
+        self.synced = 0
+
+    def complete(self, k: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The reference after the syncs up to ``k - 1``, and after sync ``k`` too (the two a kill during
+        sync ``k`` may leave), each as :func:`_state`; the reference stays at the first."""
+        for done in range(self.synced + 1, k):
+            sync_at(workspace_at(done), done, self.store, quick=True)
+        self.synced = k - 1
+        after = IndexStore(":memory:")
+        after.restore(self.store.serialize())
+        sync_at(workspace_at(k), k, after, quick=True)
+        return _state(self.store), _state(after)
+
+    def rerun(self, k: int, published: bool) -> dict[str, Any]:
+        """Sync ``k`` again after a kill (after the killed run itself if it ``published``); the state then."""
+        for _ in range(2 if published else 1):
+            sync_at(workspace_at(k), k, self.store, quick=True)
+        self.synced = k
+        return _state(self.store)
+
+
+def _state(store: IndexStore) -> dict[str, Any]:
+    """What the index holds, with when each page was read and the watermark (a quick sync's next reads hang on them)."""
+    return {**content(store), "read_at": store.read_times(), "watermark": store.watermark("notion")}
 
 
 @lru_cache(maxsize=None)
@@ -108,7 +154,8 @@ def _run_until_killed(child: subprocess.Popen, first: int, delay: float, runs: l
     raise AssertionError(f"the child ended: {child.stderr.read()}")
 
 
-def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_every_time(store_url) -> None:
+@pytest.mark.parametrize("quick", [False, True], ids=["reconciling", "quick"])
+def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_every_time(store_url, quick) -> None:
     ws = workspace_at(0)
     sim = NotionSimulator(ws, seed=0)
     sim.clock.set(STEP // 2)
@@ -117,8 +164,10 @@ def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_e
         watermark = store.watermark("notion")
     delays = random.Random(SEED)
     environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}  # safe to fork
-    child = subprocess.Popen([sys.executable, "-c", CHILD, store_url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent, env=environment)
+    path = _QuickPath() if quick else None
+    child = subprocess.Popen([sys.executable, "-c", CHILD, store_url, "quick" if quick else "reconciling"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=Path(__file__).parent, env=environment)
     first, published, runs = 1, 0, []
     try:
         for kill in range(KILLS):
@@ -127,12 +176,17 @@ def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_e
             published += len(synced)
             running = first + len(synced)  # the sync the kill interrupted (or that published unannounced)
             with IndexStore(store_url) as reader, reader.read_transaction():
-                found, mark = content(reader), reader.watermark("notion")
-            assert found in (generation(running - 1), generation(running)), f"kill {kill}: not a complete generation"
+                found, mark = (_state if quick else content)(reader), reader.watermark("notion")
+            complete = path.complete(running) if path else (generation(running - 1), generation(running))
+            assert found in complete, f"kill {kill}: not a complete generation"
             assert mark >= watermark, f"kill {kill}: the watermark went back"
             with IndexStore(store_url) as store:
-                sync_at(workspace_at(running), running, store)  # the rerun
-                assert content(store) == generation(running), f"kill {kill}: the rerun differs from a full index"
+                sync_at(workspace_at(running), running, store, quick)  # the rerun
+                if path:
+                    rerun = path.rerun(running, published=found != complete[0])
+                    assert _state(store) == rerun, f"kill {kill}: the rerun differs from the same syncs never killed"
+                else:
+                    assert content(store) == generation(running), f"kill {kill}: the rerun differs from a full index"
                 assert store.watermark("notion") >= mark
                 watermark = store.watermark("notion")
             first = running + 1

@@ -4,6 +4,7 @@ exit codes, and for ``sync`` a status file a monitor can watch."""
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import sys
 from collections.abc import Sequence
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
 from lab.cli.index_file import database_problem, index_file_exists, open_index
-from lab.cli.options import RATE, SECONDS, AnnouncedRetry, interruptible, not_blank, token_from_env
+from lab.cli.options import RATE, SECONDS, AnnouncedRetry, in_range, interruptible, not_blank, token_from_env
 from lab.clock import WallClock, iso_minute
 from lab.errors import LabError
 from lab.notion import plain_text
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from lab.ingest.sync import SyncReport
 
 __all__ = ["add_indexer_parsers", "indexer_command", "sync_command"]
+
+HOURS = in_range(float, 0.0, 8_760.0)  # a reconciliation's cadence: up to a year
 
 _DEFAULT_TITLE = "Base de conocimiento"  # the bakery's knowledge base, in the lessons and the served simulator
 
@@ -113,7 +116,8 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
         dense.load = _announced(dense.load, dense.name)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
                         audience_property=args.audience_property, data_source_id=args.data_source, on_page=progress,
-                        dense=dense, search_recipe=recipe_name)
+                        dense=dense, search_recipe=recipe_name,
+                        reconcile_every=datetime.timedelta(hours=getattr(args, "reconcile_every", 0.0)))
     print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
           f"requests/s", flush=True)
     if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
@@ -122,7 +126,7 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if kind == "index":
         report = full_index(client, store, clock, config)
     else:
-        report = incremental_sync(client, store, clock, config, force=args.force)
+        report = incremental_sync(client, store, clock, config, force=args.force, force_reconcile=args.reconcile)
     log = client.log.frame()
     print(f"done: {report.kind} run, {report.requests} requests ({int((log['status'] != 200).sum())} retried), "
           f"{log['wait_s'].sum():.0f} s waited on the server")
@@ -132,7 +136,11 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
           f"{report.chunks_new}, updated {report.chunks_updated}, unchanged {report.chunks_unchanged}, deleted "
           f"{report.chunks_deleted}; {report.chunks_total} chunks in the index")
     print(f"  watermark {report.watermark}; {report.tokens_embedded} tokens would go to an embedding API")
-    listings = 1 if report.kind == "full" else 2  # the publishable pages, and a sync's pages edited since the watermark
+    if not report.reconciled:
+        print("  quick sync: only the pages the watermark query returned; trashed or unshared pages leave at the "
+              "next reconciliation (--reconcile-every, or --reconcile)")
+    # the publishable pages (a full index, a reconciliation), and a sync's pages edited since the watermark
+    listings = (report.kind != "full") + report.reconciled
     if report.query_windows > listings:
         print(f"  past Notion's 10,000 results a query: the data source was read in {report.query_windows} queries "
               "from a creation time on")
@@ -265,6 +273,13 @@ def add_indexer_parsers(sub: argparse._SubParsersAction) -> None:
     sync = sub.add_parser("sync", help="bring an index up to date with what changed since its watermark")
     _add_indexer_options(sync)
     sync.add_argument("--force", action="store_true", help="allow a reconciliation over the deletion guardrail")
+    sync.add_argument("--reconcile-every", type=HOURS, default=0.0, metavar="HOURS",
+                      help="list every publishable page only when this many hours have passed since the last "
+                           "reconciliation; the syncs in between read only what the watermark query returns, and "
+                           "a trashed or unshared page leaves at the next reconciliation (default 0: every sync "
+                           "reconciles; for a large workspace synced every 15 minutes, 24)")
+    sync.add_argument("--reconcile", action="store_true",
+                      help="reconcile this run (list every publishable page) whatever --reconcile-every says")
     sync.add_argument("--status-file", default=None, metavar="PATH",
                       help="replace PATH with one line of JSON saying how the run ended (for a monitor)")
     sync.set_defaults(func=sync_command)

@@ -184,6 +184,21 @@ class ChunkRows:
             return self._db.execute("SELECT COUNT(*) FROM term_counts").fetchone()[0]
         return self._db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
 
+    def dense_model_names(self) -> list[str]:
+        """The models whose vectors are dense rows, in name order, found without counting anything (:meth:`models`
+        counts the vocabulary of a term count model)."""
+        return [row[0] for row in self._db.execute("SELECT model FROM models WHERE kind = 'dense' ORDER BY model")]
+
+    def holds_model(self, model: str) -> bool:
+        """Whether ``model`` is registered in the index, without counting its vocabulary (:meth:`models` does)."""
+        return self._kind(model) is not None
+
+    def holds_rows(self, model: str) -> bool:
+        """Whether ``model`` holds a row of any chunk, found without counting every row."""
+        if self._kind(model) == "counts":
+            return self._db.execute("SELECT EXISTS (SELECT 1 FROM term_counts)").fetchone()[0] == 1
+        return self._db.execute("SELECT EXISTS (SELECT 1 FROM vectors WHERE model = ?)", (model,)).fetchone()[0] == 1
+
     def chunks(self, model: str | None = None, ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
         """The stored chunk rows, in id order, without vectors: every chunk, or those ``model`` holds rows
         of; only those of ``ids`` if given (looked up by key, so a run that touched a few chunks reads

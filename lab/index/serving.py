@@ -67,7 +67,7 @@ def require_serving(store: IndexStore, model: str, purpose: str = "embed the que
 
 def dense_models(store: IndexStore) -> list[str]:
     """The models whose vectors ``store`` holds as dense rows (term count models, such as TF-IDF, left out)."""
-    return [model for model in store.models() if store.counts_analyzer(model) is None]
+    return store.dense_model_names()  # named without counting: a sync asks before every run
 
 
 def require_dense_model(store: IndexStore, model: str | None) -> None:

@@ -7,6 +7,7 @@ back, and ``pg_dump`` copies a database, so those calls do nothing there or say 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -18,6 +19,12 @@ from lab.index.schema import tables
 __all__ = ["Upkeep"]
 
 _DERIVED = ('INSERT INTO "searcher_states"', "INSERT INTO \"meta\" VALUES('content_stamp',")
+#: The meta key (after a source's name) of when a sync last reconciled: when a run ran, not what the index holds.
+RECONCILED_SUFFIX = ".reconciled_at"
+#: Meta keys a dump leaves out: when a sync last reconciled, and the counts a run keeps for the next under the
+#: content's random stamp (:meth:`~lab.index.IndexStore.keep_counts`).
+_RUN_KEYS = (RECONCILED_SUFFIX, ".chunk_count", ".holds_sub_pages")
+_RUN_META = re.compile(r"""INSERT INTO "meta" VALUES\('[^']*\.(reconciled_at|chunk_count|holds_sub_pages)',""")
 
 
 def _literal(value: Any) -> str:
@@ -71,17 +78,20 @@ class Upkeep:
     def dump(self) -> str:
         """A logical dump (SQL text) of the whole index: two equal dumps mean equal indexes. What a
         search derived from the content is left out (fitted search states, and the random stamp drawn
-        at every write of the content, :mod:`lab.index.searcher_states`): it is a cache, not the index."""
+        at every write of the content, :mod:`lab.index.searcher_states`): it is a cache, not the index; so are
+        the counts a sync keeps under that stamp, and when a sync last reconciled (``<source>.reconciled_at``
+        in ``meta``), a time like the run log's."""
         if self.backend != "sqlite":
             return self._dump_rows()
-        return "\n".join(line for line in self._db.iterdump() if not line.startswith(_DERIVED))
+        return "\n".join(line for line in self._db.iterdump()
+                         if not line.startswith(_DERIVED) and not _RUN_META.match(line))
 
     def _dump_rows(self) -> str:
         """Every row of every table but the derived ones, table by table in a fixed order (PostgreSQL)."""
         lines = []
         for table in sorted(tables(self._db) - {"searcher_states"}):
             for row in self._db.execute(f"SELECT * FROM {table} ORDER BY 1"):
-                if table != "meta" or row[0] != "content_stamp":
+                if table != "meta" or (row[0] != "content_stamp" and not row[0].endswith(_RUN_KEYS)):
                     lines.append(f'INSERT INTO "{table}" VALUES({",".join(map(_literal, row))});')
         return "\n".join(lines)
 

@@ -11,13 +11,14 @@ from lab.ingest.deletion_guardrail import GuardrailError
 from lab.ingest.files import (ChunkerRecipe, ChunkIdCollisionError, FileChunkers, FileNameError, FileNotReadableError,
                               FileNotTextError, FileTooLargeError, FolderNotFoundError, IngestReport, ingest_folder,
                               stale_chunks)
+from lab.ingest.quick_sync import MissingPropertyError
 from lab.ingest.reading import find_data_source, page_title, read_knowledge_base, request_breakdown
 from lab.ingest.replanning import ConcurrentSyncError
 from lab.ingest.serving import ModelSwitch, SwitchReport
 from lab.ingest.sync import SyncConfig, SyncReport, cost_table, full_index, incremental_sync
 
 __all__ = ["find_data_source", "page_title", "read_knowledge_base", "request_breakdown", "ConcurrentSyncError",
-           "GuardrailError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
+           "GuardrailError", "MissingPropertyError", "SyncConfig", "SyncReport", "cost_table", "full_index", "incremental_sync",
            "ChunkerRecipe", "ChunkIdCollisionError", "FileChunkers", "FileNameError", "FileNotReadableError",
            "FileNotTextError", "FileTooLargeError", "FolderNotFoundError", "IngestReport", "ingest_folder", "stale_chunks",
            "ModelSwitch", "SwitchReport"]

@@ -194,7 +194,7 @@ class Publication:
             store.put_pages([read.indexed() for read in batch.reads])
             tally.add(batch)
             del batch, written
-        if TFIDF_MODEL in store.models() and store.count_chunks(TFIDF_MODEL) == 0:
+        if store.holds_model(TFIDF_MODEL) and not store.holds_rows(TFIDF_MODEL):
             store.drop_model(TFIDF_MODEL)  # the model goes with its last chunk
         return tally
 

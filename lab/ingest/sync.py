@@ -1,8 +1,18 @@
 """Keep the index in step with Notion: a full index that resumes, then incremental syncs that miss nothing.
 
 An incremental sync asks for the pages edited ``on_or_after`` the stored watermark (minute
-rounding makes a strict ``after`` lose edits made in the watermark's own minute) and lists the
-publishable pages. Reconciliation goes both ways: every publishable page the list holds is
+rounding makes a strict ``after`` lose edits made in the watermark's own minute). A reconciling
+sync also lists every publishable page; a quick sync does not (:mod:`lab.ingest.quick_sync` says
+what it catches and what waits). Listing 100,000 rows takes 1,000 requests, five and a half
+minutes at Notion's average of 3 requests per second, so a sync reconciles only when
+``SyncConfig.reconcile_every`` has passed since the last reconciliation (measured on the run's
+clock; ``timedelta(0)``, the default, reconciles every run), when asked (``force_reconcile``), or
+when the index was never reconciled. A full index is a reconciliation. When the last one began is
+kept in the index's ``meta`` (``<source>.reconciled_at``), written in the run's transaction, and
+:attr:`SyncReport.reconciled` says whether a run reconciled. The deletion guardrail
+(:mod:`lab.ingest.deletion_guardrail`) weighs the deletions of every run, quick or reconciling.
+
+A reconciliation goes both ways: every publishable page the list holds is
 compared with the index, so a page whose ``last_edited_time`` moved is read again, and so is a
 page the index lacks although nothing stamped it (shared again, published again, restored with
 an old stamp); a page the index holds that the list no longer returns (unpublished, trashed,
@@ -16,7 +26,11 @@ not their text changed.
 A run costs what changed: it looks up only the stored chunks of the pages it read or removes
 (through the index's page index), writes the term counts of new and changed chunks only (the
 idf is recomputed when the index is read, :mod:`lab.index`), and sends only those to a
-dense model.
+dense model. A quick sync also looks up only the indexed pages it has reason to doubt, never
+every page. Each run keeps, in ``meta`` under the content's random stamp, how many chunks the
+index holds and whether it holds sub-pages, so that the next run reads them instead of counting
+every row; a write by anything else (a files run, a model switch) moves the stamp, and the next
+run counts again.
 
 A run's memory does not grow with the workspace: each page it reads goes to the staging area of
 the index file as soon as it is read, and the run keeps only the page's metadata; it is then
@@ -38,6 +52,7 @@ that are missing or changed, and the published index still changes in one transa
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,7 +67,9 @@ from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find
                                 publishable_pages, read_knowledge_base)
 from lab.embedders import DenseEmbedder
 from lab.index import IndexedPage, IndexSnapshot, IndexStore, dense_models, require_dense_model
+from lab.index.upkeep import RECONCILED_SUFFIX
 from lab.ingest.publishing import DEFAULT_BATCH_PAGES, Publication, Tally
+from lab.ingest.quick_sync import plan_quick
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
@@ -60,7 +77,7 @@ from lab.notion.pages import PageMetadata
 from lab.vectors import WordAnalyzer
 
 __all__ = ["SyncConfig", "SyncReport", "RetiredPage", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
-           "cost_table", "MAX_ATTEMPTS"]
+           "cost_table", "MAX_ATTEMPTS", "reconciled_key", "reconciliation_due"]
 
 @dataclass
 class SyncConfig:
@@ -78,11 +95,18 @@ class SyncConfig:
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
     batch_pages: int = DEFAULT_BATCH_PAGES  # pages cut, embedded and written at a time: what a run holds
+    #: how often a sync lists every publishable page (simulated clock); between, a sync reads only what its
+    #: watermark query returns. ``timedelta(0)``: every sync reconciles; ``None``: only when asked
+    reconcile_every: datetime.timedelta | None = datetime.timedelta(0)
 
     def __post_init__(self) -> None:
         check_max_share(self.max_delete_share)
         if isinstance(self.batch_pages, bool) or not isinstance(self.batch_pages, int) or self.batch_pages < 1:
             raise ValueError(f"batch_pages must be a whole number of pages, at least 1, not {self.batch_pages!r}")
+        if self.reconcile_every is not None and (not isinstance(self.reconcile_every, datetime.timedelta)
+                                                 or self.reconcile_every < datetime.timedelta(0)):
+            raise ValueError("reconcile_every must be a timedelta of zero or more (zero: every sync reconciles) or "
+                             f"None (only when asked), not {self.reconcile_every!r}")
 
 
 @dataclass(frozen=True)
@@ -120,6 +144,11 @@ class SyncReport:
     query_windows: int = 0
     #: the pages the run took out of the index (trashed, unpublished, unshared, deleted, or no longer listed), by id
     retired: list[RetiredPage] = field(default_factory=list)
+    #: whether the run listed every publishable page (a full index, or a sync whose reconciliation was due or
+    #: asked for); a quick sync read only what its watermark query returned and what those pages' edits reach,
+    #: and a page trashed, deleted, unshared or shared again waits for the next reconciliation
+    #: (:mod:`lab.ingest.quick_sync` says precisely what waits)
+    reconciled: bool = False
 
     def retirement_alert(self) -> str | None:
         """One line that names how many pages the run retired, and which (first titles), or ``None`` if none:
@@ -142,6 +171,11 @@ class SyncReport:
                 "chunks_total": self.chunks_total, "tokens_embedded": self.tokens_embedded}
 
 
+def reconciled_key(source: str) -> str:
+    """The meta key under which the index keeps when the last run that reconciled ``source`` began."""
+    return f"{source}{RECONCILED_SUFFIX}"
+
+
 #: Titles a retirement alert names before it only counts the rest.
 _ALERT_TITLES = 5
 
@@ -161,6 +195,9 @@ class _Changes:
     pages: list[StagedRead]  # the pages read (or resumed): their stored chunks give way to theirs
     remove_pages: set[str]
     full: bool = False  # a full index: it replaces the whole index, and its checkpoint is spent
+    reconciled_at: str | None = None  # when a run that listed every publishable page began (None: it listed none)
+    content_stamp: str = ""  # of the snapshot: while it holds, the run's counts are exact without counting again
+    holds_sub_pages: bool | None = None  # whether the index will hold a sub-page once written (None: look)
 
 
 def _publication(store: IndexStore, config: SyncConfig, changes: _Changes) -> Publication:
@@ -178,7 +215,9 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         publication.embed()  # a network call: it happens before any write
     with store.transaction():
         check_unmoved(store, changes.generation)
-        held = store.count_chunks()
+        held = store.count_chunks() if changes.full else 0  # a sync knew what it holds when it planned
+        # nothing but this run wrote since the snapshot (a files run or a model switch moves the stamp too)
+        unmoved = store.content_stamp() == changes.content_stamp
         store.set_meta(f"{config.source}.data_source_id", changes.source_id)
         if config.search_recipe is not None:
             store.set_search_recipe(config.search_recipe)
@@ -191,7 +230,14 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
             gone = store.page_ids() - {page.page_id for page in changes.pages}
             removed += store.delete_pages(gone) + len(gone) + store.delete_chunks(store.chunks_without_page())
             _count_full(report, tally, held)
+        if changes.full or not unmoved:
+            report.chunks_total = store.count_chunks()
+        sub_pages = changes.holds_sub_pages
+        store.keep_counts(config.source, report.chunks_total,
+                          sub_pages if sub_pages is not None and unmoved else store.holds_sub_pages())
         store.set_watermark(config.source, report.watermark)
+        if changes.reconciled_at is not None:
+            store.set_meta(reconciled_key(config.source), changes.reconciled_at)
         store.add_sync_run(report.row(config.source))
         if changes.full:
             store.clear_staged()
@@ -210,10 +256,12 @@ def _count_full(report: SyncReport, tally: Tally, held: int) -> None:
 
 
 def _publish(store: IndexStore, config: SyncConfig,
-             plan: Callable[[IndexSnapshot], tuple[_Changes, SyncReport]]) -> SyncReport:
-    """Plan against a snapshot and write; plan again if another run published meanwhile."""
+             plan: Callable[[IndexSnapshot], tuple[_Changes, SyncReport]],
+             snapshot: Callable[[], IndexSnapshot] | None = None) -> SyncReport:
+    """Plan against a snapshot (the whole index's, unless ``snapshot`` takes another) and write; plan again
+    if another run published meanwhile."""
     def attempt(number: int) -> SyncReport:
-        changes, report = plan(store.snapshot(config.source))
+        changes, report = plan(snapshot() if snapshot is not None else store.snapshot(config.source))
         report.attempts = number
         _write(store, config, changes, report)
         return report
@@ -239,6 +287,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     if source_id is None:  # "" is not "not given": the client refuses it as an id
         source_id = find_data_source(client, config.title)["id"]
     checkpoint = ReadCheckpoint(store, source_id)
+    began = clock.datetime().isoformat()
 
     def keep(read: PageRead) -> None:
         checkpoint.keep(read)
@@ -261,18 +310,23 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                             boundary_pages=[], chunks_new=0, chunks_updated=0, chunks_unchanged=0, chunks_deleted=0,
                             chunks_total=0, tokens_embedded=0,  # counted as the chunks are written
                             pages_resumed=len(resumed), blocks_too_deep=list(knowledge_base.walk.too_deep),
-                            query_windows=knowledge_base.query_windows)
+                            query_windows=knowledge_base.query_windows, reconciled=True)
         changes = _Changes(source_id=source_id, generation=base.generation, staging=checkpoint,
-                           pages=[StagedRead.of(r) for r in reads], remove_pages=set(), full=True)
+                           pages=[StagedRead.of(r) for r in reads], remove_pages=set(), full=True, reconciled_at=began,
+                           content_stamp=base.content_stamp,
+                           holds_sub_pages=any(r.parent_id is not None for r in reads))
         return changes, report
 
     return _publish(store, config, plan)
 
 
 def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig | None = None,
-                     force: bool = False) -> SyncReport:
-    """Bring the index up to date with two queries (three when it holds sub-pages) plus one read per
-    page that changed or came back."""
+                     force: bool = False, force_reconcile: bool = False) -> SyncReport:
+    """Bring the index up to date: a reconciliation (the watermark query, the list of every publishable
+    row, one read per page that changed or came back) when ``config.reconcile_every`` has passed since
+    the last one, when ``force_reconcile``, or when the index was never reconciled; otherwise a quick
+    sync (the watermark query and one read per page it returned that changed,
+    :mod:`lab.ingest.quick_sync`). ``force`` lets a run delete past the guardrail."""
     _check_parts(client, store)
     config = config or SyncConfig()
     if store.watermark(config.source) is None or store.get_meta(f"{config.source}.data_source_id") is None:
@@ -281,14 +335,32 @@ def incremental_sync(client: NotionClient, store: IndexStore, clock: Clock, conf
     require_dense_model(store, config.dense.name if config.dense is not None else None)
     before = len(client.log)
     staging = ReadCheckpoint.scratch(store.get_meta(f"{config.source}.data_source_id"))
+    key = reconciled_key(config.source)
+
+    def snapshot() -> IndexSnapshot:
+        with store.read_transaction():
+            whole = force_reconcile or reconciliation_due(config.reconcile_every, store.get_meta(key), clock)
+            return store.snapshot(config.source, whole=whole, reconciled_key=key)
 
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
-        return _plan_sync(client, store, clock, config, force, base, before, staging)
+        if base.whole:
+            return _plan_sync(client, store, clock, config, force, base, before, staging)
+        return _plan_quick(client, store, clock, config, force, base, before, staging)
 
     try:
-        return _publish(store, config, plan)
+        return _publish(store, config, plan, snapshot)
     finally:
         staging.close()
+
+
+def reconciliation_due(every: datetime.timedelta | None, reconciled_at: str | None, clock: Clock) -> bool:
+    """Whether a sync must list every publishable row: the index was never reconciled (``reconciled_at``
+    is ``None``), or ``every`` has passed since (``None``: never on its own)."""
+    if reconciled_at is None:
+        return True
+    if every is None:
+        return False
+    return clock.datetime() - datetime.datetime.fromisoformat(reconciled_at) >= every
 
 
 def _keeper(config: SyncConfig, staging: ReadCheckpoint) -> Callable[[PageRead], None]:
@@ -307,6 +379,7 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     """Read what changed since ``base`` into the staging area and work out the writes (nothing is
     written to the index here)."""
     watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
+    began = clock.datetime().isoformat()
     keep = _keeper(config, staging)
     edited = query_every_row(client.data_sources.query, source_id, filter={
         "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}}, shape=page_essentials)
@@ -331,7 +404,8 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     removed_pages = set(indexed) - {info.id for info, _ in documents} - sub_pages.ids
     pages = [StagedRead.of(r) for r in reads]
     changes = _Changes(source_id=source_id, generation=base.generation, staging=staging, pages=pages,
-                       remove_pages=removed_pages)
+                       remove_pages=removed_pages, reconciled_at=began, content_stamp=base.content_stamp,
+                       holds_sub_pages=bool(sub_pages.ids))
     tally = _publication(store, config, changes).survey()  # batch by batch, from the staging area
 
     deleting = tally.vanished + store.count_page_chunks(removed_pages)
@@ -352,7 +426,42 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
                         chunks_new=tally.new, chunks_updated=tally.updated, chunks_unchanged=tally.unchanged,
                         chunks_deleted=deleting, chunks_total=held - deleting + tally.new,
                         tokens_embedded=tally.tokens, blocks_too_deep=list(walk.too_deep),
-                        query_windows=edited_windows + listing_windows)
+                        query_windows=edited_windows + listing_windows, reconciled=True)
+    return changes, report
+
+
+def _plan_quick(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig, force: bool,
+                base: IndexSnapshot, before: int, staging: ReadCheckpoint) -> tuple[_Changes, SyncReport]:
+    """Read what the watermark query returned (and what its pages' edits reach) into the staging area and
+    work out the writes, looking up only the pages concerned in the index (nothing is written here)."""
+    watermark = base.watermark
+    found = plan_quick(client, store, base.data_source_id, watermark, _keeper(config, staging),
+                       publishable_property=config.publishable_property, audience_property=config.audience_property,
+                       holds_sub_pages=base.holds_sub_pages)
+    removed = set(found.removed)
+    # True may outlast the last sub-page a quick sync removes: it costs a search request until a reconciliation
+    sub_pages = base.holds_sub_pages or any(read.parent_id is not None for read in found.reads)
+    changes = _Changes(source_id=base.data_source_id, generation=base.generation, staging=staging,
+                       pages=[StagedRead.of(r) for r in found.reads], remove_pages=removed,
+                       content_stamp=base.content_stamp, holds_sub_pages=sub_pages)
+    tally = _publication(store, config, changes).survey()
+    deleting = tally.vanished + (store.count_page_chunks(removed) if removed else 0)
+    held = base.chunk_count
+    check_deletion_share(
+        deleting, held, config.max_delete_share, force=force, run="this sync", scope="in the index",
+        explanation=f": {len(removed)} indexed pages were unpublished or lost the sub-pages under them since the "
+        "last sync. Nothing was written; run again with force=True if the deletion is intended.")
+    report = SyncReport(kind="incremental", watermark_before=watermark,
+                        watermark=max([watermark] + [edited_at for edited_at, _ in found.changed]),
+                        ran_at=iso_minute(clock.datetime()), requests=len(client.log) - before,
+                        pages_reread=[r.title for r in found.reads],
+                        pages_removed=[found.removed[p].info.title for p in sorted(removed)],
+                        retired=_retired(found.removed, removed),
+                        boundary_pages=[title for edited_at, title in found.changed if edited_at == watermark],
+                        chunks_new=tally.new, chunks_updated=tally.updated, chunks_unchanged=tally.unchanged,
+                        chunks_deleted=deleting, chunks_total=held - deleting + tally.new,
+                        tokens_embedded=tally.tokens, blocks_too_deep=list(found.walk.too_deep),
+                        query_windows=found.query_windows, reconciled=False)
     return changes, report
 
 

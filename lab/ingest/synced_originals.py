@@ -82,8 +82,8 @@ class SyncedOriginals:
     def __init__(self, client: NotionClient, holders: Mapping[str, str] | None = None,
                  listed: Mapping[str, dict[str, Any]] | None = None) -> None:
         self._client = client
-        self._holders = holders or {}
-        self._listed = listed or {}
+        self._holders = holders if holders is not None else {}  # a mapping looked up lazily may be empty yet
+        self._listed = listed if listed is not None else {}
         self._now: dict[str, str] = {}
 
     @classmethod
