@@ -27,7 +27,8 @@ def test_the_memory_of_an_index_and_a_sync_does_not_grow_with_the_workspace() ->
         pytest.skip("resetting a process's peak memory needs Linux's /proc/self/clear_refs")
     small, large = (scale.run_in_child("lab", pages, DISTINCT_WORDS, warm_up=True) for pages in (200, 2_000))
     assert "stopped" not in small and "stopped" not in large, (small, large)
-    assert [run["chunks"] for run in large["runs"]] == [15_750] * 3
+    # the full index, then the quick syncs and the reconciling one: every run leaves every chunk indexed
+    assert len(large["runs"]) >= 3 and {run["chunks"] for run in large["runs"]} == {15_750}
     # a few MB measured at 200 pages make a ratio alone noisy: 3.2 MB then 10.2 MB is 3.2 times, for 7 MB
     allowed = 2.5 * small["lab_mb"] + 1_800 * PAGE_KB / 1024
     assert large["lab_mb"] < allowed, (
