@@ -52,6 +52,7 @@ def throwaway_cluster():
         return None, str(exc)
     cluster.execute("CREATE DATABASE lesson13")
     atexit.register(cluster.stop)
+    cluster.stop_when_this_process_ends()  # a kernel killed at the end of a run skips atexit
     _cluster.append(cluster)
     return cluster, ""
 

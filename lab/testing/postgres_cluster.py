@@ -18,6 +18,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +83,19 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: The watcher :meth:`PostgresCluster.stop_when_this_process_ends` starts: argv is the parent's pid,
+#: the cluster's folder, then the command that stops the server.
+_WATCHER = """
+import os, shutil, subprocess, sys, time
+parent, folder, stop = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+while os.getppid() == parent:
+    time.sleep(1)
+if os.path.exists(os.path.join(folder, "data", "postmaster.pid")):
+    subprocess.run(stop, capture_output=True)
+shutil.rmtree(folder, ignore_errors=True)
+"""
+
+
 @dataclass
 class PostgresCluster:
     """A running throwaway cluster: its folder (data and socket), port, and how to reach a database."""
@@ -135,6 +149,20 @@ class PostgresCluster:
         name = f"test_{next(self._numbers)}"
         self.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
         return self.url(name)
+
+    def stop_when_this_process_ends(self) -> None:
+        """Stop the server and delete its folder when this process ends, however it ends.
+
+        ``atexit`` runs only when Python exits normally; a Jupyter kernel is often killed (nbval,
+        papermill and JupyterLab's shutdown may all send SIGKILL), which would leave the server
+        running. A small watcher process, a child of this one, polls its parent and, once the parent
+        is gone (it is then adopted by another), stops the server as :meth:`stop` does.
+        """
+        stop = [*self.runner, str(self.binaries / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",
+                "-w", "stop"]
+        subprocess.Popen([sys.executable, "-c", _WATCHER, str(os.getpid()), str(self.folder), *stop],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
 
     def stop(self) -> None:
         """Stop the server (fast shutdown) and delete its folder."""
