@@ -7,24 +7,19 @@ so a test can check that the client waited exactly what the policy decided.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import requests
 
 from lab.retry import RetryPolicy, parse_retry_after
+from lab.services.recorded import json_response
 
 Step = requests.Response | Exception
 
 
 def answer(status: int, body: Any = None, headers: dict[str, str] | None = None) -> requests.Response:
     """A ``requests.Response`` with a JSON body, as the transport would return it."""
-    response = requests.Response()
-    response.status_code = status
-    response._content = json.dumps(body if body is not None else {}).encode()
-    response.headers.update({"Content-Type": "application/json", **(headers or {})})
-    response.encoding = "utf-8"
-    return response
+    return json_response(status, body, headers=headers)
 
 
 class ScriptedSession:

@@ -18,7 +18,7 @@ import requests
 
 from lab.errors import LabError
 
-__all__ = ["RecordedSession", "RecordingExhausted"]
+__all__ = ["RecordedSession", "RecordingExhausted", "json_response"]
 
 
 class RecordingExhausted(LabError, RuntimeError):
@@ -42,7 +42,7 @@ class RecordedSession:
                                      f"{len(self.sent) + 1} (POST {url}) asked for one more")
         status, body = self.replies[len(self.sent)]
         self.sent.append({"url": url, "json": json})
-        return _response(status, body, url)
+        return json_response(status, body, url=url)
 
     @property
     def remaining(self) -> int:
@@ -50,11 +50,13 @@ class RecordedSession:
         return len(self.replies) - len(self.sent)
 
 
-def _response(status: int, body: Mapping[str, Any], url: str) -> requests.Response:
+def json_response(status: int, body: Any = None, *, url: str = "",
+                  headers: Mapping[str, str] | None = None) -> requests.Response:
+    """A ``requests.Response`` with ``body`` as its JSON (``{}`` for ``None``), as the network would return it."""
     response = requests.Response()
     response.status_code = status
-    response._content = json.dumps(body).encode("utf-8")
-    response.headers["Content-Type"] = "application/json"
+    response._content = json.dumps(body if body is not None else {}).encode("utf-8")
+    response.headers.update({"Content-Type": "application/json", **(headers or {})})
     response.encoding = "utf-8"
     response.url = url
     return response
