@@ -190,7 +190,9 @@ def check_index_file(path: str) -> None:
 
     Nothing is written before this check passes, so a refused file keeps every byte (SQLite would
     otherwise switch it to write-ahead logging first, and read a 1-byte file as an empty database
-    to fill). A missing or empty file passes: it becomes a new index.
+    to fill). A missing or empty file passes: it becomes a new index. So does a SQLite file without a
+    single table, which is what another process opening the same new path at the same moment has made so
+    far: both then meet at the write lock, and the first creates the index the second opens.
     """
     try:
         with open(path, "rb") as file:
@@ -207,7 +209,8 @@ def check_index_file(path: str) -> None:
         raise IndexOpenError(path, problem, damaged=problem.startswith("is damaged"))
     reader = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     try:
-        check_schema(reader, path)
+        if tables(reader):  # none yet: another process is creating this index (under its write lock), or
+            check_schema(reader, path)  # an empty database holds nothing to lose; either way it becomes one
     except sqlite3.DatabaseError as error:
         raise IndexOpenError(path, open_failure(path, error), is_damaged(error)) from None
     finally:
