@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -11,7 +12,7 @@ import requests
 from lab.client import NoPacing, NotionClient
 from lab.clock import WallClock
 from lab.simulator import LimitsConfig, NotionSimulator, Workspace
-from lab.simulator.server import ServedSimulator, serve_in_background
+from lab.simulator.server import ServedSimulator, SimulatorHTTPServer, serve_in_background
 from lab.simulator.simulator import MAX_BODY_BYTES
 from lab.ingest.reading import read_knowledge_base
 from tests.notion_fixtures import knowledge_base_spec, make_client, make_simulator, small_spec
@@ -94,6 +95,33 @@ def test_shutdown_leaves_no_thread_and_frees_the_port() -> None:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))
 
+
+
+def test_stop_waits_for_a_request_being_answered_so_no_thread_outlives_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    sim = make_simulator()
+    answering, release = threading.Event(), threading.Event()
+    handle = sim.handle
+
+    def slow_handle(*args, **kwargs):
+        answering.set()
+        release.wait(timeout=1)  # still answering when stop() is called
+        return handle(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "handle", slow_handle)
+    before = set(threading.enumerate())
+    server = SimulatorHTTPServer(sim).start_in_background(poll_interval=0.05)
+
+    def ask() -> None:
+        with contextlib.suppress(requests.RequestException):  # stop() shuts the connection under the request
+            requests.get(server.base_url + "/v1/users/me", timeout=10)
+
+    client = threading.Thread(target=ask)
+    client.start()
+    assert answering.wait(timeout=10)
+    server.stop()
+    left = [t.name for t in set(threading.enumerate()) - before if t is not client and t.is_alive()]
+    assert left == [], f"threads alive after stop(): {left}"
+    client.join(timeout=10)
 
 
 # ---------------------------------------------------------------- a served simulator that can be swapped and restarted

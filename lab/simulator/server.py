@@ -44,6 +44,8 @@ _MAX_TRAILERS = 100
 _DRAIN_BYTES, _DRAIN_SECONDS = 1_000_000, 1.0  # what is read and dropped so a refusal reaches the client
 _JSON = {"Content-Type": "application/json; charset=utf-8"}
 _TLS_HANDSHAKE = 0x16  # first byte of a TLS record carrying a ClientHello
+_CONNECTIONS = itertools.count(1)  # numbers the connections' threads, so that each is told apart
+STOP_WAIT_S = 10.0  # how long stop() waits for the serving thread, then for the connections' threads
 
 
 class _Disconnected(Exception):
@@ -317,6 +319,8 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         self.deadlines = _Deadlines()  # every open client connection, keep-alive ones included
         self._refusals = itertools.count(1)
         self._thread: threading.Thread | None = None
+        self._answering: set[threading.Thread] = set()  # a thread per open connection, until it ends
+        self._answering_lock = threading.Lock()
 
     @property
     def base_url(self) -> str:
@@ -344,6 +348,24 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         """Serve until :meth:`shutdown`, looking for overdue connections at every poll."""
         super().serve_forever(poll_interval if poll_interval is not None else min(0.5, self.idle_timeout / 4))
 
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        """Answer the connection from a thread of its own. The connection is registered before the thread
+        starts and the thread is remembered until it ends, so that :meth:`stop` closes every connection
+        and waits for every thread (the standard library keeps no track of daemon threads)."""
+        self.deadlines.renew(request, self.idle_timeout)
+        thread = threading.Thread(target=self._answer, args=(request, client_address),
+                                  name=f"notion-simulator-connection-{next(_CONNECTIONS)}", daemon=True)
+        with self._answering_lock:
+            self._answering.add(thread)
+        thread.start()
+
+    def _answer(self, request: socket.socket, client_address: object) -> None:
+        try:
+            self.process_request_thread(request, client_address)
+        finally:
+            with self._answering_lock:
+                self._answering.discard(threading.current_thread())
+
     def service_actions(self) -> None:
         self.deadlines.close_overdue(grace=min(1.0, self.idle_timeout))
 
@@ -364,13 +386,18 @@ class SimulatorHTTPServer(ThreadingHTTPServer):
         Open keep-alive connections are shut too: their threads would otherwise go on answering a
         client (an SDK's connection pool) from this stopped server.
         """
-        self.shutdown()
+        self.shutdown()  # no connection is accepted after this, so every one open is registered
         for connection in self.deadlines.take_all():
             _close_now(connection)
         self.server_close()
         if self._thread is not None:
-            self._thread.join(timeout=10)
+            self._thread.join(timeout=STOP_WAIT_S)
             self._thread = None
+        deadline = time.monotonic() + STOP_WAIT_S
+        with self._answering_lock:
+            answering = list(self._answering)
+        for thread in answering:  # each sees its connection shut and ends; one inside a request finishes it
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 @contextmanager
