@@ -5,6 +5,9 @@ from __future__ import annotations
 from bench import scale
 
 
+RSS_READING_SLACK_MB = 1.0
+
+
 def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unchanged_document() -> None:
     pages = scale.QUICK["sizes"][0]
     lab, langchain = scale.measure_lab(pages), scale.measure_langchain(pages)
@@ -31,7 +34,10 @@ def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unch
     assert (theirs["CPU lab/LangChain"] > 0).all()
 
     memory = scale.memory_table([lab], [langchain]).iloc[0]
-    assert memory["index file (MB)"] > 0 and memory["process peak, lab (MB)"] >= memory["workspace RSS (MB)"]
+    # Linux updates a process's resident size lazily (per-thread counters, up to 64 pages each), so two
+    # readings taken apart can disagree by a fraction of a megabyte in either direction
+    assert memory["index file (MB)"] > 0
+    assert memory["process peak, lab (MB)"] >= memory["workspace RSS (MB)"] - RSS_READING_SLACK_MB
     assert memory["lab's own (MB)"] == memory["process peak, lab (MB)"] - memory["workspace RSS (MB)"]
     hours = scale.rate_limit_table([lab])
     assert (hours["hours at 3 req/s"] * 3600 * 3 == hours["requests"]).all()
