@@ -8,6 +8,7 @@ for the real API never imports the simulator.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -47,8 +48,10 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports() -> list[tuple[str, str]]:
-    """(importing module, imported lab module) for every import in the package, nested ones too."""
+@functools.cache
+def _imports() -> tuple[tuple[str, str], ...]:
+    """(importing module, imported lab module) for every import in the package, nested ones too (read once
+    per test process: every layer's test asks)."""
     found = []
     for path in sorted(LAB.rglob("*.py")):
         module = _module_name(path)
@@ -57,7 +60,7 @@ def _imports() -> list[tuple[str, str]]:
                 found.append((module, node.module))
             elif isinstance(node, ast.Import):
                 found += [(module, alias.name) for alias in node.names if alias.name.startswith("lab")]
-    return found
+    return tuple(found)
 
 
 def test_every_top_level_folder_and_module_has_a_layer() -> None:
