@@ -108,7 +108,7 @@ def _wait(condition, timeout: float, what: str):
         value = condition()
         if value:
             return value
-        time.sleep(0.5)
+        time.sleep(0.1)
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
@@ -120,15 +120,18 @@ def _click_menu(driver, menu: str, item: str) -> None:
           10, f"menu item {menu} > {item}")[0].click()
 
 
-def _save(browser) -> None:
+def _save(browser, saved: Path) -> None:
+    """Save the active notebook with Ctrl-S and wait until the server has written ``saved`` (an unchanged
+    notebook shows no unsaved mark, so the file itself says when the save is done)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
+    before = saved.stat().st_mtime_ns
     browser.find_element(By.CSS_SELECTOR, f"{PANEL} .jp-Notebook").click()
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "s")
-    _wait(lambda: not browser.find_elements(By.CSS_SELECTOR, ".lm-TabBar-tab.jp-mod-current.jp-mod-dirty"), 20,
+    _wait(lambda: saved.stat().st_mtime_ns != before
+          and not browser.find_elements(By.CSS_SELECTOR, ".lm-TabBar-tab.jp-mod-current.jp-mod-dirty"), 20,
           "the save to finish")
-    time.sleep(1)
 
 
 def _shown_text(browser) -> str:
@@ -182,7 +185,7 @@ def test_a_lesson_shows_its_charts_and_no_solved_exercise_and_its_controls_run_f
           f"{code_cells} code cells on the page")
     _wait(lambda: "Idle" in browser.find_element(By.ID, "jp-main-statusbar").text, 60, "an idle kernel")
 
-    _save(browser)  # opened and saved, unchanged: the file must be the committed one
+    _save(browser, saved)  # opened and saved, unchanged: the file must be the committed one
     assert saved.read_bytes() == (NOTEBOOKS_DIR / lesson).read_bytes(), (
         f"{lesson}: saving the unchanged lesson in JupyterLab changed the file (git status would show it)")
 
@@ -227,7 +230,7 @@ def test_a_lesson_shows_its_charts_and_no_solved_exercise_and_its_controls_run_f
     if control_cells:
         # Running a cell shows its outputs (JupyterLab un-collapses them), so only outputs and counts
         # are compared: every cell, hidden solutions included, gives what the committed lesson shows.
-        _save(browser)
+        _save(browser, saved)
         ran = nbformat.read(saved, as_version=4)
         for number, (got, expected) in enumerate(zip(_outputs(ran), _outputs(committed)), start=1):
             assert got == expected, f"{lesson}: code cell {number} gives other outputs in JupyterLab"

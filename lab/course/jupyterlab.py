@@ -21,7 +21,9 @@ from lab.course.pipeline import lesson_paths, normalise_notebook
 
 __all__ = ["normalise_on_save", "jupyterlab_command", "main"]
 
-# Lab-wide setting overrides: no news feed question, no update check (no network needed)
+# Lab-wide setting overrides: no news feed question, no update check (no network needed), and every cell of a
+# lesson drawn when it opens (windowingMode "none"): a lesson is a few dozen cells, and drawing only what is
+# on screen left the rest to appear while scrolling and took 2-3 times longer to show the whole lesson
 SETTINGS_DIR = Path(__file__).with_name("jupyterlab_settings")
 
 
