@@ -26,9 +26,10 @@ $(VENV)/.test-installed: $(VENV)/.run-installed
 run: $(VENV)/.run-installed
 	@$(PY) -m lab.course.pipeline run
 
-## test: unit, property and fault-injection tests, lessons re-run cell by cell, strict nbval, drift
+## test: unit, property and fault-injection tests, strict nbval with each cell run twice, drift, browser;
+##       on every core (pytest-xdist), file by file: a lesson's cells share one kernel on one worker
 test: $(VENV)/.test-installed
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 ## lab: JupyterLab at the repository root with lesson 01 open; prints the address to open
 ##      (make lab PORT=8888 NO_BROWSER=1 on a remote machine, then forward the port over ssh)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REQUIRE_POSTGRES_ENV, postgres_missing
 from lab.course.paths import REPO_ROOT
+from lab.testing.postgres_cluster import REQUIRE_ENV as REQUIRE_POSTGRES_ENV, skip_reason
 
 STARTS_A_CLUSTER = """
 from lab.testing.postgres_cluster import PostgresCluster
@@ -24,7 +24,7 @@ import time; time.sleep(120)
 
 
 def test_a_cluster_is_stopped_and_removed_when_the_process_that_started_it_is_killed() -> None:
-    reason = postgres_missing()
+    reason = skip_reason()
     if reason:
         pytest.skip(f"PostgreSQL tests did not run: {reason}")
     child = subprocess.Popen([sys.executable, "-c", STARTS_A_CLUSTER], stdout=subprocess.PIPE, text=True,

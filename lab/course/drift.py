@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Drift", "compare_tables"]
+__all__ = ["Drift", "OUTPUT_KINDS", "compare_tables"]
+
+#: What the lessons write under ``data/``, by folder, and the files compared there.
+OUTPUT_KINDS = (("tables", "*.csv"), ("figures", "*.png"), ("samples", "*.json"))
 
 
 @dataclass(frozen=True)
@@ -34,10 +37,11 @@ def _first_difference(expected: list[str], actual: list[str]) -> int | None:
     return None
 
 
-def compare_tables(committed: Path, regenerated: Path, pattern: str = "*.csv") -> list[Drift]:
-    """Every table in either folder that is missing from the other or differs byte for byte."""
+def compare_tables(committed: Path, regenerated: Path, pattern: str = "*.csv", committed_prefix: str = "") -> list[Drift]:
+    """Every table in either folder that is missing from the other or differs byte for byte; with
+    ``committed_prefix`` (one lesson's ``"06_"``), only the committed tables of that lesson are expected."""
     drifts = []
-    names = sorted({p.name for p in committed.glob(pattern)} | {p.name for p in regenerated.glob(pattern)})
+    names = sorted({p.name for p in committed.glob(committed_prefix + pattern)} | {p.name for p in regenerated.glob(pattern)})
     for name in names:
         old, new = committed / name, regenerated / name
         if not new.exists():

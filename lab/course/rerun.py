@@ -22,7 +22,7 @@ from lab.course.solutions import solutions
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"  # a live control's random model id
 
-__all__ = ["CellChange", "SolutionFailure", "RerunReport", "rerun_lesson"]
+__all__ = ["CellChange", "SolutionFailure", "RerunReport", "rerun_lesson", "comparable_outputs", "outputs_summary"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class RerunReport:
         return not self.changes and not self.failures
 
 
-def _comparable(outputs: list) -> list:
+def comparable_outputs(outputs: list) -> list:
     """Outputs without execution counts or live controls' model ids, with streams merged and
     tracebacks reduced to their error."""
     kept: list = []
@@ -80,7 +80,8 @@ def _comparable(outputs: list) -> list:
     return kept
 
 
-def _summary(outputs: list) -> str:
+def outputs_summary(outputs: list) -> str:
+    """The outputs in one line each, as a report of a cell that changed shows them."""
     parts = []
     for output in outputs:
         if output["output_type"] == "stream":
@@ -115,13 +116,13 @@ def rerun_lesson(path: Path, cwd: Path = NOTEBOOKS_DIR, timeout: int = 600) -> R
             if cell.cell_type != "code":
                 continue
             client.execute_cell(cell, index)
-            first = _comparable(cell.outputs)
+            first = comparable_outputs(cell.outputs)
             client.execute_cell(cell, index)
-            second = _comparable(cell.outputs)
+            second = comparable_outputs(cell.outputs)
             failed = any(o.get("output_type") == "error" for o in first + second)
             if failed or first != second:
                 line = cell.source.strip().splitlines()[0] if cell.source.strip() else ""
-                changes.append(CellChange(index, line, _summary(first), _summary(second)))
+                changes.append(CellChange(index, line, outputs_summary(first), outputs_summary(second)))
         for number, code in sorted(worked.items()):
             cell = new_code_cell(code)
             nb.cells.append(cell)  # run after the lesson's cells, as a learner who copied it would

@@ -25,7 +25,10 @@ from pathlib import Path
 
 from lab.errors import LabError
 
-__all__ = ["PostgresCluster", "PostgresUnavailable", "find_server_binaries", "unavailable_reason"]
+__all__ = ["PostgresCluster", "PostgresUnavailable", "REQUIRE_ENV", "find_server_binaries", "skip_reason",
+           "unavailable_reason"]
+
+REQUIRE_ENV = "LAB_REQUIRE_POSTGRES"  # "1" in CI: a cluster that cannot start fails the tests instead of skipping them
 
 _SUPERUSER = "lab"
 _TEMPLATE = "lab_template"
@@ -60,6 +63,14 @@ def unavailable_reason() -> str | None:
     except PostgresUnavailable as exc:
         return str(exc)
     return None
+
+
+def skip_reason() -> str | None:
+    """Why tests that need PostgreSQL should be skipped here, or ``None``: also ``None`` where
+    ``LAB_REQUIRE_POSTGRES=1`` (in CI), so that a server that cannot start fails them instead."""
+    if os.environ.get(REQUIRE_ENV) == "1":
+        return None
+    return unavailable_reason()
 
 
 def _runner() -> list[str]:
