@@ -2,11 +2,15 @@
 # Each bootstraps .venv from python3 on first use; pins come from constraints.txt.
 
 PYTHON ?= python3
+# Bytecode caches on, even where the environment turns them off: pytest keeps its rewritten test modules
+# there (without them every test process rewrites every test file, seconds each), and every kernel and
+# command that imports the lab starts faster
+export PYTHONDONTWRITEBYTECODE =
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: run test lab bench clean
+.PHONY: run test check lab bench clean
 
 $(PY):
 	@echo "creating .venv with $(PYTHON)"
@@ -30,6 +34,12 @@ run: $(VENV)/.run-installed
 ##       on every core (pytest-xdist), file by file: a lesson's cells share one kernel on one worker
 test: $(VENV)/.test-installed
 	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
+
+## check: the tests a change to lab/ needs, in about a minute on 2 cores: no lessons, no browser, no
+##        PostgreSQL, nothing marked slow (make test runs them all)
+check: $(VENV)/.test-installed
+	$(PY) -m pytest tests -n auto --dist loadfile -m "not slow and not postgres and not browser" \
+		-o addopts="-p no:cacheprovider -p no:langsmith_plugin" -p no:nbval
 
 ## lab: JupyterLab at the repository root with lesson 01 open; prints the address to open
 ##      (make lab PORT=8888 NO_BROWSER=1 on a remote machine, then forward the port over ssh)

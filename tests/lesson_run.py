@@ -26,11 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from lab.course.drift import OUTPUT_KINDS, compare_tables
-from lab.course.paths import DATA_DIR
-from lab.course.rerun import comparable_outputs, outputs_summary
-from lab.course.solutions import solutions
 from lab.testing.postgres_cluster import skip_reason
+
+# lab.course (pandas, matplotlib, nbformat) is imported where a lesson is checked, so that a run of the
+# tests alone (make check) starts without it
 
 SOLUTION_TIMEOUT_S = 600
 OUTPUT_ENV = "LAB_OUTPUT_DIR"  # lab.course.paths.OUTPUT_ENV
@@ -121,6 +120,8 @@ def run_cell_again(cell_item: pytest.Item) -> None:
     comparison) and the first run's, byte for byte, pictures included."""
     from nbval.plugin import NbCellError
 
+    from lab.course.rerun import comparable_outputs, outputs_summary  # nbformat: only where lessons run
+
     first = comparable_outputs(cell_item.test_outputs or [])
     try:
         cell_item.runtest()
@@ -143,6 +144,9 @@ class LessonOutputs(pytest.Item):
         self.output_root = output_root
 
     def runtest(self) -> None:
+        from lab.course.drift import OUTPUT_KINDS, compare_tables
+        from lab.course.paths import DATA_DIR
+
         notebook = Path(str(self.parent.fspath))
         regenerated, prefix = lesson_output_dir(self.output_root, notebook), notebook.stem[:3]
         drifts = []
@@ -159,6 +163,8 @@ class LessonSolutions(pytest.Item):
     it would), passes its checker; what the solutions write goes to a scratch folder, never to the lesson's."""
 
     def runtest(self) -> None:
+        from lab.course.solutions import solutions
+
         kernel = self.parent.kernel
         if kernel is None or not kernel.is_alive():
             pytest.fail("the lesson's kernel is not running (an earlier cell failed or timed out)")

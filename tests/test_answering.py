@@ -54,6 +54,7 @@ def test_ordinary_bakery_text_is_not_flagged() -> None:
     assert flag_sources([_source("Las instrucciones para congelar están en la ficha. Ignoramos por qué.")]) == []
 
 
+@pytest.mark.slow
 def test_the_answer_quotes_the_best_sentence_with_its_citation_and_leaves_flagged_text_out() -> None:
     answerer = Answerer(BM25Retriever(), k=2).fit(CORPUS)
     answer = answerer.answer("¿Hay envío gratis?")

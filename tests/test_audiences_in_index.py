@@ -103,6 +103,7 @@ def test_a_first_index_resumed_after_a_crash_stores_the_same_audiences() -> None
     assert store.audiences() == _spec_audiences(sim)
 
 
+@pytest.mark.slow
 def test_a_sync_republishes_a_page_whose_audience_changed_and_equals_a_full_index() -> None:
     sim, store = _simulator(), IndexStore(":memory:")
     full_index(_client(sim), store, sim.clock, _config())

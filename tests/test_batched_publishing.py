@@ -73,6 +73,7 @@ def _die_at_call(store: IndexStore, method: str, call: int) -> None:
     setattr(store, method, dying)
 
 
+@pytest.mark.slow
 def test_the_index_is_the_same_whatever_the_batch_size() -> None:
     states = []
     for batch_pages in (1, 7, 1000):
@@ -85,6 +86,7 @@ def test_the_index_is_the_same_whatever_the_batch_size() -> None:
     assert states[0] == states[1] == states[2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("phase", ["embedding", "writing"])
 def test_a_first_index_killed_at_a_random_batch_resumes_without_reading_or_embedding_again(phase) -> None:
     expected, requests, batches = _uninterrupted()
@@ -109,6 +111,7 @@ def test_a_first_index_killed_at_a_random_batch_resumes_without_reading_or_embed
         assert store.staged_count() == store.staged_vector_count() == 0
 
 
+@pytest.mark.slow
 def test_a_process_killed_at_a_random_batch_of_the_publishing_transaction_resumes(tmp_path) -> None:
     expected, _, batches = _uninterrupted()
     batch = random.Random(SEED).randrange(2, batches)
@@ -164,6 +167,7 @@ def test_a_sync_killed_at_a_random_batch_leaves_the_index_and_its_rerun_complete
     assert store.state() == reference.state()
 
 
+@pytest.mark.slow
 def test_a_sync_after_an_edit_of_more_rows_than_a_query_returns_reads_every_edited_row(monkeypatch) -> None:
     """12,000 rows edited at once in a workspace of 20,000 stand as 30 edited of the bakery's 40, a query
     returning 25: the watermark query and the listing each take windows, and every edited row is read again."""
@@ -188,6 +192,7 @@ def test_a_sync_after_an_edit_of_more_rows_than_a_query_returns_reads_every_edit
     assert store.state()["chunks"] == fresh.state()["chunks"]
 
 
+@pytest.mark.slow
 def test_a_sync_with_another_analyzer_counts_every_chunk_again_batch_by_batch() -> None:
     from lab.vectors import CJKBigramAnalyzer
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import chunking_vs_langchain
 
 
+@pytest.mark.slow
 def test_quick_benchmark_reports_a_ratio_for_each_comparison(capsys) -> None:
     table = chunking_vs_langchain.main(quick=True)
     assert list(table.columns) == ["comparison", "corpus_mb", "lab_mb_per_s", "reference_mb_per_s", "ratio",

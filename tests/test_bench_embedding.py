@@ -9,6 +9,7 @@ from bench import embedding
 from lab.embedders.e5 import e5_unavailable_reason
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(e5_unavailable_reason() is not None, reason=str(e5_unavailable_reason()))
 def test_the_model_and_tuned_are_measured_on_the_same_chunks_and_summarised_side_by_side() -> None:
     e5 = embedding.measure_e5("bakery", chunks=4, threads=1, queries=2)

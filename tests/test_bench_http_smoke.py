@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import http_simulator
 
 
+@pytest.mark.slow
 def test_quick_benchmark_reports_every_client_and_connection_count_and_the_server_memory(capsys) -> None:
     tables = http_simulator.main(quick=True)
     throughput = tables["throughput"]

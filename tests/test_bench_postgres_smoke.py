@@ -7,6 +7,7 @@ import pytest
 from bench import postgres_vs_sqlite
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("postgres_cluster")  # skips, saying why, where no cluster can start
 def test_the_quick_postgres_benchmark_reports_every_run_on_both_backends_with_equal_indexes(capsys) -> None:
     tables = postgres_vs_sqlite.main(quick=True)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import scale
 
 
 RSS_READING_SLACK_MB = 1.0
 
 
+@pytest.mark.slow
 def test_a_sync_asks_fewer_requests_than_an_index_and_langchain_skips_every_unchanged_document() -> None:
     pages = scale.QUICK["sizes"][0]
     lab, langchain = scale.measure_lab(pages), scale.measure_langchain(pages)
@@ -48,6 +51,7 @@ def test_a_workspace_whose_process_outgrows_its_memory_limit_is_stopped_and_repo
     assert result["stopped"].startswith("stopped at")
 
 
+@pytest.mark.slow
 def test_a_full_index_kept_in_the_cache_is_reused_by_the_next_measurement(tmp_path) -> None:
     pages = scale.QUICK["sizes"][0]
     first = scale.measure_lab(pages, index_cache=tmp_path)
@@ -57,6 +61,7 @@ def test_a_full_index_kept_in_the_cache_is_reused_by_the_next_measurement(tmp_pa
     assert [run["chunks"] for run in again["runs"]] == [run["chunks"] for run in first["runs"]]
 
 
+@pytest.mark.slow
 def test_a_sync_after_a_bulk_edit_is_checked_to_hold_every_edited_row() -> None:
     lab = scale.measure_lab(scale.QUICK["sizes"][0], bulk_rows=30)
     bulk = lab["runs"][-1]

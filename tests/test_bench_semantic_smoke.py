@@ -8,6 +8,7 @@ from bench import semantic_chunking
 from lab.embedders.e5 import e5_unavailable_reason
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(e5_unavailable_reason() is not None, reason=str(e5_unavailable_reason()))
 def test_quick_benchmark_embeds_each_sentence_window_once_beside_the_structural_chunkers(capsys) -> None:
     table = semantic_chunking.main(quick=True)

@@ -6,9 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from lab.course.paths import REPO_ROOT
 
 
+@pytest.mark.slow
 def test_the_quick_served_indexer_benchmark_indexes_every_chunk_and_reports_both_processes() -> None:
     run = subprocess.run([sys.executable, "-m", "bench", "--quick", "--only", "served-index"], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=300)

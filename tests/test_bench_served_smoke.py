@@ -5,9 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from lab.course.paths import REPO_ROOT
 
 
+@pytest.mark.slow
 def test_the_quick_served_search_benchmark_reports_both_searches_with_equal_rankings() -> None:
     run = subprocess.run([sys.executable, "-m", "bench", "--quick", "--only", "served"], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=300)

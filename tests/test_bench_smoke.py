@@ -6,9 +6,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from lab.course.paths import REPO_ROOT
 
 
+@pytest.mark.slow
 def test_quick_benchmarks_print_one_row_per_comparison_and_agree_with_the_references() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--only", "tfidf", "map", "search"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300
@@ -30,6 +33,7 @@ def test_quick_benchmarks_print_one_row_per_comparison_and_agree_with_the_refere
     assert run.stdout.count("same top-10 scores for 100.0%") == 2  # TF-IDF, dense
 
 
+@pytest.mark.slow
 def test_quick_bm25_benchmark_measures_every_shape_and_agrees_with_bm25s_numba_and_numpy_on_each() -> None:
     run = subprocess.run([sys.executable, "-m", "bench", "--quick", "--only", "bm25"], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=300)

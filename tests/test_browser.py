@@ -26,6 +26,8 @@ from lab.course.jupyterlab import free_port, jupyterlab_command
 from lab.course.paths import NOTEBOOKS_DIR
 from lab.course.pipeline import lesson_paths
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 LESSONS = [path.name for path in lesson_paths()]

@@ -249,6 +249,7 @@ def test_body_tokens_count_the_section_bodies_only() -> None:
     assert flat.body_tokens == 2
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(block_stream())
 def test_lines_and_sections_tile_the_flattened_text_exactly(stream) -> None:

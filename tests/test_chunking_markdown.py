@@ -204,6 +204,7 @@ def _structure_lines(page: str) -> list[tuple[int, int]]:
     return [*outline.headers, (0, outline.comment_end)]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(markdown_page(), st.integers(20, 400), st.data())
 def test_every_character_lands_in_a_chunk_within_its_section_and_budget(page, size, data) -> None:

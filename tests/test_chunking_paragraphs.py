@@ -95,6 +95,7 @@ def test_budgets_that_cannot_advance_are_refused(size: int, overlap: int) -> Non
         ParagraphChunker(size, overlap).split(Document.from_text("x", "doc"))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(paragraph(), min_size=1, max_size=12), st.integers(10, 300), st.data())
 def test_plain_text_chunks_cover_every_character_within_budget_and_overlap(paragraphs, size, data) -> None:
@@ -111,6 +112,7 @@ def test_plain_text_chunks_cover_every_character_within_budget_and_overlap(parag
         assert prev.start < nxt.start and prev.end - nxt.start <= overlap
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(block_stream(), st.integers(10, 300), st.data())
 def test_flattened_chunks_cover_every_body_character_and_stay_in_their_section(stream, size, data) -> None:

@@ -150,6 +150,7 @@ def test_chunks_convert_to_dicts_and_a_frame_with_one_column_per_field() -> None
     assert list(chunks_to_frame([]).columns) == list(frame.columns)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(block_stream(), st.integers(1, 30), st.data())
 def test_windows_cover_every_token_share_exactly_s_tokens_and_match_the_formula(stream, size, data) -> None:

@@ -161,6 +161,7 @@ def test_the_same_document_gives_the_same_ids_and_fingerprints() -> None:
                                                                       for c in again]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(paragraph(), min_size=1, max_size=10), st.integers(20, 400), st.integers(0, 2),
        st.floats(0, 100))
@@ -178,6 +179,7 @@ def test_chunks_are_exact_slices_covering_every_character_once_within_budget(par
     assert [c.id for c in chunks] == [f"doc:{k:02d}" for k in range(len(chunks))]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(block_stream(), st.integers(20, 400), st.integers(0, 2))
 def test_page_chunks_stay_in_their_section_and_cover_every_body_character(stream, size, buffer) -> None:
@@ -196,6 +198,7 @@ def test_page_chunks_stay_in_their_section_and_cover_every_body_character(stream
     assert all(k in covered or flat.text[k].isspace() for k in bodies)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(markdown_page(), st.integers(20, 400))
 def test_markdown_chunks_keep_fences_whole_and_the_budget_otherwise(markdown, size) -> None:

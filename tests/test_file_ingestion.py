@@ -332,6 +332,7 @@ _FILES = sorted(path for path, _ in load_docs_corpus())
 _change = st.tuples(st.sampled_from(_FILES), st.sampled_from(["append", "insert", "delete", "restore"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
           HealthCheck.function_scoped_fixture])
 @given(history=st.lists(st.lists(_change, min_size=1, max_size=3), min_size=1, max_size=3))

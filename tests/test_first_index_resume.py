@@ -85,6 +85,7 @@ def test_pages_edited_while_a_first_index_was_interrupted_are_read_again_and_the
     assert content(store) == reference(ws, sim.clock.now())
 
 
+@pytest.mark.slow
 def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(store_url) -> None:
     path = store_url
     script = textwrap.dedent(f"""
@@ -115,6 +116,7 @@ def test_a_process_killed_during_a_first_index_keeps_every_page_it_had_read(stor
     assert store.state() == expected
 
 
+@pytest.mark.slow
 def test_the_command_line_index_stopped_with_ctrl_c_says_how_many_pages_it_resumes_from(tmp_path) -> None:
     sim = bakery_simulator(seed=0, clock=WallClock(), tokens={KB_INTEGRATION: DEFAULT_SERVE_TOKEN})
     db = tmp_path / "kb.sqlite"

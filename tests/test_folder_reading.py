@@ -223,6 +223,7 @@ _RUN = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_subfolder_without_permission_stops_a_real_run_and_nothing_is_purged(folder, tmp_path) -> None:
     db, guides = tmp_path / "kb.sqlite", folder / "guides"
     run = [sys.executable, "-c", _RUN]

@@ -22,6 +22,7 @@ DISTINCT_WORDS = 30  # made-up words per cloned page: the vocabulary grows with 
 PAGE_KB = 4  # what each page's metadata (ids, title, url, times) may add, on top of the 2.5 times
 
 
+@pytest.mark.slow
 def test_the_memory_of_an_index_and_a_sync_does_not_grow_with_the_workspace() -> None:
     if not Path("/proc/self/clear_refs").exists():
         pytest.skip("resetting a process's peak memory needs Linux's /proc/self/clear_refs")

@@ -85,6 +85,7 @@ def test_a_second_process_loads_the_fitted_state_instead_of_fitting(indexed) -> 
         assert first.search_many(QUESTIONS, k=10) == again.search_many(QUESTIONS, k=10)
 
 
+@pytest.mark.slow
 def test_a_sync_that_changes_chunks_drops_the_state_and_a_live_searcher_follows_it(tmp_path) -> None:
     world = fresh_world(tmp_path / "kb.sqlite")
     workspace, clock, client, store = world.parts
@@ -134,6 +135,7 @@ def test_a_state_cut_short_or_damaged_in_the_file_is_fitted_again_not_a_zip_erro
         assert IndexSearcher(copy_of, recipe).loaded_  # the refit was kept, and the next searcher loads it
 
 
+@pytest.mark.slow
 def test_an_index_without_the_recipe_s_dense_vectors_names_the_command_that_embeds_them(tmp_path) -> None:
     world = fresh_world(tmp_path / "kb.sqlite")
     _, clock, client, store = world.parts

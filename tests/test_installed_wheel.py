@@ -92,6 +92,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return lab
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_the_library_and_its_data_and_no_lesson_output(installed: Installed) -> None:
     names = zipfile.ZipFile(installed.wheel).namelist()
     assert "lab/datasets/data/workspace/bakery.json" in names and "lab/testing/pytest_plugin.py" in names
@@ -102,6 +103,7 @@ def test_the_wheel_holds_the_library_and_its_data_and_no_lesson_output(installed
     assert size < MAX_WHEEL_BYTES, f"the wheel is {size:,} bytes: {sorted(names, key=len)[-5:]}"
 
 
+@pytest.mark.slow
 def test_the_installed_library_is_the_wheel_and_its_dependencies_are_met(installed: Installed) -> None:
     run = installed.run(installed.python, "-c", "import lab, lab.simulator; print(lab.__file__)")
     assert run.returncode == 0, run.stderr
@@ -111,6 +113,7 @@ def test_the_installed_library_is_the_wheel_and_its_dependencies_are_met(install
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.slow
 def test_the_console_script_answers_help_and_version_from_another_folder(installed: Installed) -> None:
     run = installed.run("notion-lab", "--help")
     assert run.returncode == 0 and run.stdout.startswith("usage: notion-lab")
@@ -122,6 +125,7 @@ def test_the_console_script_answers_help_and_version_from_another_folder(install
     assert module.returncode == 0 and "--workspace SPEC.json" in module.stdout
 
 
+@pytest.mark.slow
 def test_bakery_workspace_loads_from_the_package_data(installed: Installed) -> None:
     run = installed.run(installed.python, "-c", "from lab.simulator import bakery_workspace; ws = bakery_workspace(); "
                                                 "print(len(ws.pages), ws.name)")
@@ -139,6 +143,7 @@ print(notion.users.me()["bot"]["workspace_name"], len(rows))
 """
 
 
+@pytest.mark.slow
 def test_serve_answers_the_official_sdk_then_index_and_search_the_bakery(installed: Installed) -> None:
     server = subprocess.Popen([str(installed.script), "serve", "--port", "0", "--plan", "enterprise"],
                               cwd=installed.elsewhere, env=installed.env, stdout=subprocess.PIPE,
@@ -167,6 +172,7 @@ def test_serve_answers_the_official_sdk_then_index_and_search_the_bakery(install
 NOT_THE_EXAMPLES_PLUGINS = ("nbval", "hypothesispytest", "langsmith_plugin", "anyio")
 
 
+@pytest.mark.slow
 def test_the_example_project_passes_with_the_pytest_fixture(installed: Installed) -> None:
     project = shutil.copytree(REPO / "docs" / "examples" / "python", installed.root / "example")
     blocked = [option for name in NOT_THE_EXAMPLES_PLUGINS for option in ("-p", f"no:{name}")]

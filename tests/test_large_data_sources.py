@@ -46,6 +46,7 @@ def big() -> tuple[NotionSimulator, NotionClient, str]:
     return _reader(_spec([i // 7 for i in range(25_000)]))
 
 
+@pytest.mark.slow
 def test_every_row_of_25000_is_read_once_in_three_windows(big) -> None:
     sim, client, ds = big
     before = len(client.log)
@@ -57,6 +58,7 @@ def test_every_row_of_25000_is_read_once_in_three_windows(big) -> None:
     assert len(client.log) - before == 100 + 100 + 51  # each window re-reads at most the ties of its first minute
 
 
+@pytest.mark.slow
 def test_a_filter_is_kept_in_every_window(big) -> None:
     _, client, ds = big
     read = query_every_row(client.data_sources.query, ds,
@@ -73,6 +75,7 @@ def test_a_query_that_fits_costs_what_a_plain_one_does(big) -> None:
     assert read.windows == 1 and len(client.log) - before == 1
 
 
+@pytest.mark.slow
 def test_more_rows_created_in_one_minute_than_a_query_returns_is_refused_naming_the_minute() -> None:
     _, client, ds = _reader(_spec([3] * (QUERY_RESULT_LIMIT + 5)))
     with pytest.raises(IncompleteListError, match=f"created at {_minute(3)}.*narrow the query"):
@@ -117,6 +120,7 @@ def test_rows_created_or_edited_during_the_read_are_all_there(monkeypatch) -> No
     assert read.windows > 6
 
 
+@pytest.mark.slow
 def test_a_shaped_read_keeps_only_what_the_shape_returns_and_still_reads_every_row(big) -> None:
     _, client, ds = big
     read = query_every_row(client.data_sources.query, ds, shape=lambda row: {"id": row["id"],

@@ -17,6 +17,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from lab.course.paths import REPO_ROOT
 
+pytestmark = pytest.mark.slow  # a pytest run of its own
+
 SOLUTIONS = ("<details>\n<summary>Solution 1</summary>\n\n```python\nassert 1 + 1 == 2\n```\n\n</details>",
              "<details>\n<summary>Solution 2</summary>\n\n```python\nassert total == {total}, 'not the total'\n```"
              "\n\n</details>")

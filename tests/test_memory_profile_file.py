@@ -208,6 +208,7 @@ def _update_one_field(folder: str, field: str, start: multiprocessing.synchroniz
         ProfileStore(Path(folder) / f"round-{round_:02d}.json", clock=SimulatedClock()).update({field: _FIELDS[field]})
 
 
+@pytest.mark.slow
 def test_six_processes_updating_one_profile_at_once_keep_every_field_in_every_round(tmp_path) -> None:
     context = multiprocessing.get_context("fork")
     start = context.Barrier(len(_FIELDS))

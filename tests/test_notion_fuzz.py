@@ -113,6 +113,7 @@ def _check(status: int, body: dict) -> None:
 # ---------------------------------------------------------------------- in process
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(line=requests_lines, body=bodies, headers=header_sets, extra=extra_headers, query=queries)
 def test_in_process_every_request_gets_a_200_or_a_notion_error(line, body, headers, extra, query) -> None:
@@ -154,6 +155,7 @@ def _exchange(address: tuple[str, int], data: bytes) -> bytes:
     return received
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(line=requests_lines, body=bodies, headers=header_sets, extra=extra_headers, query=queries)

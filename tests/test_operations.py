@@ -74,6 +74,7 @@ def status_line(path: Path) -> dict:
 # ---------------------------------------------------------------------- exit codes and status file
 
 
+@pytest.mark.slow
 def test_a_sync_that_succeeds_exits_0_and_its_status_line_repeats_the_runs_counts(served, built_index,
                                                                                  tmp_path) -> None:
     db, status = copy_of(built_index, tmp_path), tmp_path / "status" / "sync.json"
@@ -87,6 +88,7 @@ def test_a_sync_that_succeeds_exits_0_and_its_status_line_repeats_the_runs_count
     assert TOKEN not in status.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_guardrail_refusal_exits_with_its_own_code_and_is_not_reported_as_success(built_index, tmp_path) -> None:
     db, status = copy_of(built_index, tmp_path), tmp_path / "sync.json"
     write_status_file(status, RunStatus(command="sync", outcome="ok", exit_code=0, finished_at="earlier",
@@ -107,6 +109,7 @@ def test_a_guardrail_refusal_exits_with_its_own_code_and_is_not_reported_as_succ
     assert TOKEN not in status.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_failed_sync_exits_with_its_failure_code_and_writes_a_failed_status_without_the_token(
         served, built_index, tmp_path) -> None:
     db, status = copy_of(built_index, tmp_path), tmp_path / "sync.json"
@@ -139,6 +142,7 @@ def test_the_status_file_is_replaced_whole_and_read_back_and_never_holds_a_secre
 # ---------------------------------------------------------------------- the permission audit
 
 
+@pytest.mark.slow
 def test_the_audit_of_the_bakery_shows_each_integration_the_three_drafts_its_data_source_shares() -> None:
     run = cli("audit", "--simulator", token=None)
     assert run.returncode == 0, run.stderr
@@ -152,6 +156,7 @@ def test_the_audit_of_the_bakery_shows_each_integration_the_three_drafts_its_dat
                       "Preguntas frecuentes: talleres de panadería"] * 2
 
 
+@pytest.mark.slow
 def test_a_private_page_shared_with_one_integration_is_flagged_for_that_integration_only(tmp_path) -> None:
     sim = roomy_simulator()
     notes = sim.workspace.page_id("notas-de-clientes")
@@ -170,6 +175,7 @@ def test_a_private_page_shared_with_one_integration_is_flagged_for_that_integrat
     assert TOKEN not in run.stdout + run.stderr and batch_token not in run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_the_audit_of_a_token_that_is_refused_is_one_line_without_the_token(served) -> None:
     wrong = "ntn_wrong_audit_token"
     run = cli("audit", "--base-url", served.base_url, token=wrong)

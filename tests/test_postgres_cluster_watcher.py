@@ -23,6 +23,7 @@ import time; time.sleep(120)
 """
 
 
+@pytest.mark.slow
 def test_a_cluster_is_stopped_and_removed_when_the_process_that_started_it_is_killed() -> None:
     reason = skip_reason()
     if reason:

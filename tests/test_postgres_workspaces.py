@@ -33,6 +33,7 @@ def index_then_sync(seed: int, url: str) -> dict:
         return store.state()
 
 
+@pytest.mark.slow
 def test_four_workspaces_syncing_at_once_end_equal_to_four_syncing_one_after_another(postgres_url) -> None:
     alone = {seed: index_then_sync(seed, ":memory:") for seed in SEEDS}
     together: dict[int, dict] = {}

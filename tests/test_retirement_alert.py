@@ -127,6 +127,7 @@ def test_a_status_file_written_before_retired_pages_existed_reads_as_none_retire
         read_status_file(path)
 
 
+@pytest.mark.slow
 def test_the_command_line_sync_warns_in_one_line_and_its_status_file_records_the_retired_ids(
         tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("NOTION_TOKEN", DEFAULT_SERVE_TOKEN)

@@ -82,6 +82,7 @@ def test_a_bad_spec_stops_before_anything_is_served(tmp_path: Path) -> None:
         ServedNotion(spec)
 
 
+@pytest.mark.slow
 def test_the_fixture_serves_the_workspace_the_ini_file_names(pytester: pytest.Pytester) -> None:
     shutil.copy(EXAMPLE / "notion_workspace.json", pytester.path / "workspace.json")
     pytester.makeini("[pytest]\nnotion_workspace = workspace.json\n")
@@ -97,6 +98,7 @@ def test_the_fixture_serves_the_workspace_the_ini_file_names(pytester: pytest.Py
     pytester.runpytest("-p", "no:nbval", "--strict-markers").assert_outcomes(passed=1)
 
 
+@pytest.mark.slow
 def test_a_marker_sets_the_workspace_seed_and_limits_of_one_test(pytester: pytest.Pytester) -> None:
     shutil.copy(EXAMPLE / "notion_workspace.json", pytester.path / "workspace.json")
     pytester.makepyfile("""
@@ -125,11 +127,13 @@ def test_a_marker_sets_the_workspace_seed_and_limits_of_one_test(pytester: pytes
     result.stdout.fnmatch_lines(["*unknown plan 'gold'*"])
 
 
+@pytest.mark.slow
 def test_pytest_lists_the_marker(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--markers", "-p", "no:nbval")
     assert "@pytest.mark.notion_simulator(workspace=None, seed=0, **limits)" in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_serve_from_the_command_line_serves_a_spec_file() -> None:
     process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", "0", "--workspace",
                                 str(EXAMPLE / "notion_workspace.json")], stdout=subprocess.PIPE, text=True)
@@ -172,6 +176,7 @@ def _need_node() -> None:
         pytest.skip(f"the JavaScript example needs {missing}")
 
 
+@pytest.mark.slow
 def test_the_javascript_example_passes_against_the_served_simulator() -> None:
     _need_node()
     script = Path(sys.executable).with_name("notion-lab")  # the console script of this environment

@@ -97,6 +97,7 @@ def test_shutdown_leaves_no_thread_and_frees_the_port() -> None:
 
 
 
+@pytest.mark.slow
 def test_stop_waits_for_a_request_being_answered_so_no_thread_outlives_it(monkeypatch: pytest.MonkeyPatch) -> None:
     sim = make_simulator()
     answering, release = threading.Event(), threading.Event()
@@ -131,6 +132,7 @@ def _me(served: ServedSimulator, sim: NotionSimulator) -> int:
     return requests.get(served.base_url + "/v1/users/me", headers=_headers(sim), timeout=10).status_code
 
 
+@pytest.mark.slow
 def test_a_served_simulator_stopped_and_served_again_answers_on_the_same_address() -> None:
     sim = make_simulator()
     with ServedSimulator(sim) as served:
@@ -162,6 +164,7 @@ def test_serving_a_fresh_simulator_starts_each_caller_from_the_seed() -> None:
         assert served.simulator is sim
 
 
+@pytest.mark.slow
 def test_stopping_closes_keep_alive_connections_and_a_restart_answers_them_from_the_new_simulator() -> None:
     first, second = make_simulator(seed=1), make_simulator(seed=2)
     with ServedSimulator(first) as served, requests.Session() as session:  # a session keeps its connection
@@ -226,6 +229,7 @@ def test_the_official_sdk_raises_api_response_errors_with_the_right_code(served)
     assert unauthorized.value.code == "unauthorized" and unauthorized.value.status == 401
 
 
+@pytest.mark.slow
 def test_the_official_sdk_retries_a_429_until_the_window_resets() -> None:
     limits = LimitsConfig(connection_budget=3, window_seconds=1.0, workspace_window_seconds=1.0)
     sim = NotionSimulator(Workspace.from_spec(small_spec(), WallClock()), clock=WallClock(), limits=limits)

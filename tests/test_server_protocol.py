@@ -134,6 +134,7 @@ def chunked(*pieces: bytes) -> bytes:
 TE = b"Transfer-Encoding: chunked\r\n"
 
 
+@pytest.mark.slow
 def test_a_chunked_body_is_read_as_the_body(server) -> None:
     body = chunked(b'{"query": "', b"no page has this title", b'"}')
     (answer,), _ = exchange(server, request("POST", "/v1/search", extra=TE) + body)
@@ -253,6 +254,7 @@ def test_pipelined_requests_on_one_connection_are_answered_in_order(server) -> N
 # ---------------------------------------------------------------------- idle and slow clients
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sent", [
     b"",
     b"GET /v1/users/me HTTP/1.1\r\nHost: lab\r\n",
@@ -268,6 +270,7 @@ def test_an_idle_or_slow_connection_is_closed_after_the_idle_timeout(server, sen
         assert answers == []
 
 
+@pytest.mark.slow
 def test_a_keep_alive_connection_is_closed_once_idle_for_the_timeout(server) -> None:
     with socket.create_connection(server.address, timeout=IDLE + 5) as sock:
         sock.sendall(request("GET", "/v1/users/me", close=False))
@@ -279,6 +282,7 @@ def test_a_keep_alive_connection_is_closed_once_idle_for_the_timeout(server) -> 
     assert _parse(first)[0].status == 200
 
 
+@pytest.mark.slow
 def test_300_idle_or_half_sent_connections_leave_no_thread_or_memory_behind(server) -> None:
     def me() -> int:
         (answer,), _ = exchange(server, request("GET", "/v1/users/me"))

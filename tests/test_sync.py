@@ -153,6 +153,7 @@ def _reference_final_state():
     return store.state(), report.requests
 
 
+@pytest.mark.slow
 def test_a_failure_at_any_request_of_a_sync_leaves_the_index_untouched_and_a_rerun_completes_it(store_url) -> None:
     expected, requests_in_sync = _reference_final_state()  # on SQLite: both backends end in the same state
     for fail_at in range(1, requests_in_sync + 1):
@@ -184,6 +185,7 @@ def test_a_failure_while_writing_rolls_back_every_write(monkeypatch, store_url) 
     assert content(store) == before
 
 
+@pytest.mark.slow
 def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index(store_url) -> None:
     path = store_url
     sim, client, store = setup(path=str(path))
@@ -215,6 +217,7 @@ def test_a_process_killed_inside_the_write_transaction_leaves_the_previous_index
     assert content(IndexStore(path)) == before
 
 
+@pytest.mark.slow
 def test_a_sync_under_heavy_faults_reaches_the_same_index_as_a_clean_one() -> None:
     expected, _ = _reference_final_state()
     heavy = LimitsConfig(p_workspace=0.20, p_overload=0.05, p_server_error=0.02)

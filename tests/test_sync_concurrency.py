@@ -103,6 +103,7 @@ def test_a_sync_overtaken_at_every_attempt_gives_up_in_one_line_and_writes_nothi
     assert store_a.sync_runs()[-1]["watermark"] == published[-1]  # the last run is the other one's
 
 
+@pytest.mark.slow
 def test_two_processes_syncing_one_index_keep_every_edit(store_url) -> None:
     path = store_url
     sim = bakery_simulator(seed=0, clock=WallClock(), tokens={KB_INTEGRATION: DEFAULT_SERVE_TOKEN})

@@ -11,6 +11,7 @@ the same workspace built from scratch: chunks, vectors, counts, frequencies and 
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def _apply(sim, kind: str, pick: int, counter: list[int]) -> None:
                                     "blocks": [{"type": "paragraph", "text": f"Una nota con {pick} gramos."}]})
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(history=st.lists(_step, min_size=1, max_size=3))
 def test_after_any_history_of_edits_each_sync_leaves_the_index_a_first_index_would_build(history) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ EDIT_SYNCED_ORIGINAL = [("sync", None), ("new_page", 0, 3), ("new_page", 1, 1), 
                         ("wait", 70.0), ("sync", None), ("restore", 0, 0), ("wait", 70.0), ("sync", None)]
 
 
+@pytest.mark.slow
 @example(steps=EDIT_SYNCED_ORIGINAL, faults=True, seed=3)
 @example(steps=UNSHARE_AND_SHARE_AGAIN, faults=False, seed=0)
 @example(steps=SHRINK_AND_EDIT_SUB_PAGES, faults=True, seed=1)

@@ -154,6 +154,7 @@ def _run_until_killed(child: subprocess.Popen, first: int, delay: float, runs: l
     raise AssertionError(f"the child ended: {child.stderr.read()}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("quick", [False, True], ids=["reconciling", "quick"])
 def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_every_time(store_url, quick) -> None:
     ws = workspace_at(0)

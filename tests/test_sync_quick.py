@@ -247,6 +247,7 @@ def test_a_quick_sync_interrupted_mid_read_leaves_the_index_and_the_next_one_com
     assert without_watermark(store) == fresh_full_index(sim)
 
 
+@pytest.mark.slow
 def test_the_sync_command_reconciles_on_its_cadence_or_when_told(tmp_path, monkeypatch, capsys) -> None:
     from lab.cli import DEFAULT_SERVE_TOKEN, main
     from lab.clock import WallClock
@@ -342,6 +343,7 @@ step = st.one_of(st.tuples(st.sampled_from(EDITS), st.integers(0, 60), st.intege
 HISTORIES = int(os.environ.get("LAB_QUICK_SYNC_HISTORIES", "40"))  # more: LAB_QUICK_SYNC_HISTORIES=1000
 
 
+@pytest.mark.slow
 @settings(max_examples=HISTORIES, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(step, min_size=2, max_size=14), faults=st.booleans(), seed=st.integers(0, 2**16))
 def test_after_quick_syncs_of_a_random_history_a_forced_reconciliation_equals_a_full_index(steps, faults,

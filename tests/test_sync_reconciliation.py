@@ -3,6 +3,8 @@ are read, chunk rows carry their page's current metadata, and chunks of a shrunk
 
 from __future__ import annotations
 
+import pytest
+
 from lab.client import NoPacing, NotionClient
 from lab.index import IndexStore
 from lab.ingest.sync import full_index, incremental_sync
@@ -69,6 +71,7 @@ def test_a_page_published_again_comes_back_even_when_other_edits_moved_the_water
     assert without_watermark(store) == fresh_full_index(sim)
 
 
+@pytest.mark.slow
 def test_after_trash_and_restore_every_chunk_row_carries_the_pages_new_last_edit_though_no_text_changed(store_url) -> None:
     sim, client, store = bakery_index(store_url)
     ws, policy = sim.workspace, sim.workspace.page_id(POLICY)

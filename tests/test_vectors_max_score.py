@@ -59,6 +59,7 @@ def _problems(draw: st.DrawFn) -> tuple[sp.csc_matrix, sp.csr_matrix, int, np.nd
     return stored, query_matrix, k, mask, min_score, draw(st.sampled_from([1, 2, 3, 8, 64]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(problem=_problems())
 def test_max_score_gives_the_rows_and_scores_of_the_plain_loop_to_the_last_bit(problem) -> None:  # type: ignore[no-untyped-def]
@@ -68,6 +69,7 @@ def test_max_score_gives_the_rows_and_scores_of_the_plain_loop_to_the_last_bit(p
     assert skipping == plain
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, derandomize=True)
 @given(problem=_problems(), looser=st.data())
 def test_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(problem, looser) -> None:  # type: ignore[no-untyped-def]
@@ -80,6 +82,7 @@ def test_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(proble
     assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, levels) == plain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("share", [1, 2, 1_000])
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(problem=_problems())
@@ -91,6 +94,7 @@ def test_summing_level_rows_gives_the_rows_and_scores_of_the_plain_loop_to_the_l
     assert _max_score(queries, weights, k, mask, -np.inf if min_score is None else min_score, window, share=share) == plain
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(problem=_problems(), looser=st.data())
 def test_level_rows_of_any_levels_at_or_above_each_weight_give_the_same_rows_and_scores(problem, looser) -> None:  # type: ignore[no-untyped-def]
@@ -139,6 +143,7 @@ def test_level_rows_hold_each_frequent_terms_levels_by_row() -> None:
         assert rows[slots[column]].tolist() == expected.tolist()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(values=st.lists(st.floats(0.0, 1e6, allow_subnormal=False), min_size=1, max_size=30))
 def test_a_level_is_the_smallest_that_bounds_its_weight(values: list[float]) -> None:
@@ -178,6 +183,7 @@ def _plain_top_k(index: BM25, query: str, k: int, mask: np.ndarray | None, min_s
     return top_k_rows(index.score(query), k, mask=keep, min_score=min_score)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 10, 50])
 def test_bm25_top_k_many_equals_the_readable_formula_on_a_zipf_corpus_with_frequent_words(k: int) -> None:
     texts, words = _zipf_texts(4_000)
@@ -192,6 +198,7 @@ def test_bm25_top_k_many_equals_the_readable_formula_on_a_zipf_corpus_with_frequ
                for n, query in zip(entries, queries)) > len(queries) / 2  # most of them by summing levels
 
 
+@pytest.mark.slow
 def test_bm25_top_k_many_leaves_out_masked_and_weak_documents_on_the_skipping_path() -> None:
     texts, words = _zipf_texts(3_000, seed=2)
     index = BM25().fit(texts)
@@ -203,6 +210,7 @@ def test_bm25_top_k_many_leaves_out_masked_and_weak_documents_on_the_skipping_pa
         assert index.top_k_many([query], 10, mask=mask, min_score=best[4][1]) == [best[:5]]
 
 
+@pytest.mark.slow
 def test_a_negative_robertson_idf_scores_every_matching_document() -> None:
     texts, _ = _zipf_texts(3_000, seed=4)
     index = BM25(idf="robertson").fit(texts)
@@ -227,6 +235,7 @@ def test_column_bounds_are_refused_with_unmatched_rows_negative_query_values_or_
                              level_rows=(np.zeros(3, dtype=np.int64), np.zeros((1, 3), dtype=np.uint8)))
 
 
+@pytest.mark.slow
 def test_max_weights_are_each_terms_largest_weight_and_levels_round_each_weight_up_to_a_step_of_it() -> None:
     index = BM25().fit(["pan pan sal", "pan", "sal té", "té té té pan"])
     for column in range(len(index.vocabulary_)):

@@ -108,6 +108,7 @@ def test_a_mistake_is_named_by_its_path_and_says_what_would_be_right(change: Cal
     assert expected in str(error.value) and "docs/workspace-spec.md" in str(error.value)
 
 
+@pytest.mark.slow
 def test_a_file_that_is_not_json_is_named(tmp_path: Path) -> None:
     bad = tmp_path / "mine.json"
     bad.write_text('{"name": "x",}', encoding="utf-8")
