@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from lab.simulator.workspace import Workspace
+
+if TYPE_CHECKING:  # pandas loads when a table is made: the served simulator and the command line start without it
+    import pandas as pd
 
 __all__ = ["page_status", "page_inventory", "block_type_counts", "STATUSES"]
 
@@ -40,6 +42,8 @@ def page_inventory(ws: Workspace, integration_key: str) -> pd.DataFrame:
         rows.append({"title": page.title, "type": page.type, "status": page_status(ws, page.id, integration_key),
                      "blocks": len(_descendants(ws, page.id)), "edited": page.edited, "in_trash": page.in_trash,
                      "page_id": page.id})
+    import pandas as pd
+
     frame = pd.DataFrame(rows)
     frame["status"] = pd.Categorical(frame["status"], categories=list(STATUSES), ordered=True)
     return frame.sort_values(["status", "type", "title"]).reset_index(drop=True)
@@ -49,5 +53,7 @@ def block_type_counts(ws: Workspace, page_ids: list[str] | None = None) -> pd.Da
     """How many blocks of each type the given pages hold (all pages by default), most common first."""
     ids = page_ids if page_ids is not None else list(ws.pages)
     counts = Counter(ws.blocks[b].type for p in ids for b in _descendants(ws, p))
+    import pandas as pd
+
     frame = pd.DataFrame(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])), columns=["block_type", "blocks"])
     return frame

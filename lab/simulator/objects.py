@@ -109,18 +109,9 @@ def page_object(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
     }
 
 
-def _json_copy(value: Any) -> Any:
-    """A copy of JSON-shaped data (dicts, lists, scalars): what ``copy.deepcopy`` does for it, several
-    times faster, which matters when a full read renders every block of thousands of pages."""
-    if type(value) is dict:
-        return {key: _json_copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [_json_copy(item) for item in value]
-    return value
-
-
 def _content(block: Block) -> dict[str, Any]:
-    content = _json_copy(block.content)  # the response is the caller's: the workspace keeps its own
+    # shared with the workspace, not copied: the simulator encodes every answer before any edit can follow
+    content = block.content
     if block.type == "paragraph":
         # Paragraphs gained an optional icon in 2026; Notion sends null when none is set.
         content = {"rich_text": content["rich_text"], "icon": content.get("icon"),

@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl
 
 from lab.simulator.errors import APIError
 from lab.simulator.ids import object_id
+from lab.simulator.json_wire import dump_json
 from lab.simulator.simulator import NotionSimulator, SimResponse, too_large
 
 __all__ = ["SimulatorHTTPServer", "ServedSimulator", "serve_in_background", "IDLE_TIMEOUT", "MAX_REQUEST_LINE"]
@@ -194,7 +195,8 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             body = self._read_body(self.server.simulator.max_body_bytes)
         except APIError as refusal:
-            self._send(SimResponse(refusal.status, dict(_JSON), refusal.body(self.server.refusal_id())), close=True)
+            self._send(SimResponse(refusal.status, dict(_JSON), dump_json(refusal.body(self.server.refusal_id()))),
+                       close=True)
             self._drain_on_close = True  # the body was not read: the connection cannot be reused
             return
         except _Disconnected:
@@ -272,7 +274,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _refuse(self, status: int, code: str, message: str) -> None:
         error = APIError(status, code, message)
-        self._send(SimResponse(status, dict(_JSON), error.body(self.server.refusal_id())), close=True)
+        self._send(SimResponse(status, dict(_JSON), dump_json(error.body(self.server.refusal_id()))), close=True)
         self._drain_on_close = True
 
     def _send(self, response: SimResponse, close: bool = False) -> None:

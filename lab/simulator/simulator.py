@@ -14,10 +14,9 @@ import re
 from collections import deque
 from dataclasses import astuple, dataclass, field
 from http import HTTPStatus
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
-import pandas as pd
 
 from lab.clock import Clock
 from lab.simulator.cursors import CursorCodec
@@ -30,6 +29,9 @@ from lab.simulator.objects import (LATEST_VERSION, VERSIONS, block_object, bot_u
                                 page_as_block, page_object)
 from lab.simulator.tokens import cursor_key, default_token, derived_token
 from lab.simulator.workspace import Integration, Page, Workspace, revision
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["NotionSimulator", "SimResponse", "ServedRequest", "MAX_BODY_BYTES", "QUERY_RESULT_LIMIT",
            "SERVED_LOG_SIZE", "too_large"]
@@ -46,11 +48,12 @@ _REASONS = {529: "Site Overloaded"}  # Notion's own status; the others are the s
 
 @dataclass(frozen=True)
 class SimResponse:
-    """What the simulator answers: status, headers and a JSON body."""
+    """What the simulator answers: status, headers and a JSON body, encoded when the answer is made
+    (a snapshot: later edits of the workspace do not reach it, and nothing copies the workspace's data)."""
 
     status: int
     headers: dict[str, str]
-    body: dict[str, Any]
+    content: bytes  # the body as UTF-8 JSON, as both transports send it
     latency: float = 0.0
 
     @property
@@ -62,9 +65,9 @@ class SimResponse:
             return ""
 
     @property
-    def content(self) -> bytes:
-        """The body as UTF-8 JSON, as both transports send it."""
-        return dump_json(self.body)
+    def body(self) -> dict[str, Any]:
+        """The JSON body, decoded: the caller's own copy."""
+        return json.loads(self.content)
 
 
 def too_large(length: int, limit: int) -> APIError:
@@ -201,6 +204,8 @@ class NotionSimulator:
         """The server-side request log as a DataFrame (connection names, never tokens), its most
         recent :data:`SERVED_LOG_SIZE` lines."""
         columns = ["at", "connection", "method", "route", "status", "code", "reason", "latency"]
+        import pandas as pd  # here, not at the top: the served simulator and the command line start without it
+
         return pd.DataFrame([astuple(r) for r in self.served], columns=columns)
 
     def __repr__(self) -> str:
@@ -256,7 +261,7 @@ class NotionSimulator:
         self.served.append(ServedRequest(round(arrival, 6), request.integration.key if request.integration else "-",
                                          request.method, route, status, payload.get("code", "") if status != 200
                                          else "", reason, latency))
-        return SimResponse(status, headers_out, payload, latency)
+        return SimResponse(status, headers_out, dump_json(payload), latency)
 
     def _draw_latency(self) -> float:
         return float(self._latency_rng.lognormal(math.log(self.latency_median), self.latency_sigma))
