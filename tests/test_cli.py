@@ -136,3 +136,22 @@ def test_version_names_the_command_that_was_run(capsys) -> None:
     assert done.value.code == 0 and capsys.readouterr().out == f"notion-lab {lab.__version__}\n"
     run = subprocess.run([sys.executable, "-m", "lab", "--version"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout == f"python -m lab {lab.__version__}\n"
+
+
+def test_the_command_line_names_the_searchs_recipes_and_threshold_as_the_library_does() -> None:
+    from lab.answering import ANSWER_THRESHOLD
+    from lab.cli import asking, indexer
+    from lab.retrieval import RECIPES
+    from lab.retrieval.index_search import DEFAULT_RECIPE
+
+    assert indexer.RECIPE_NAMES == tuple(sorted(RECIPES)) and indexer.DEFAULT_RECIPE == DEFAULT_RECIPE
+    assert asking.ANSWER_THRESHOLD == ANSWER_THRESHOLD
+
+
+def test_a_command_that_fails_on_its_arguments_does_not_load_the_search_or_pandas() -> None:
+    """Parsing and checking the command line is cheap: the search, the model and pandas load only for work."""
+    code = ("import sys\nfrom lab.cli import main\n"
+            "try:\n    main(['index', '--db', 'x.sqlite', '--rate', 'nan'])\nexcept SystemExit as exit:\n"
+            "    print(exit.code, sorted(m for m in ('pandas', 'lab.retrieval', 'lab.answering', 'numba') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == [f"{int(ExitCode.USAGE)} []"], done.stdout + done.stderr
