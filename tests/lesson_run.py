@@ -93,9 +93,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if _is_nbval_cell(item) and (following is None or following.parent is not item.parent):
             arranged.append(LessonOutputs.from_parent(item.parent, name="saved outputs", output_root=out))
             arranged.append(LessonSolutions.from_parent(item.parent, name="worked solutions"))
-    # the longest files first (make test keeps this order, --no-loadscope-reorder): the browser test, then the
-    # lessons, so that no worker is left running one of them while the other has nothing more to do
-    items[:] = sorted(arranged, key=_start_order)
+    # the longest files first (make test keeps this order, --no-loadscope-reorder): the browser test, the
+    # lessons, then the files with slow tests, so that no worker is left running one of them while the other
+    # has nothing more to do
+    slow_files = {item.path for item in arranged if item.get_closest_marker("slow")}
+    items[:] = sorted(arranged, key=lambda item: _start_order(item, slow_files))
     postgres_missing = skip_reason()
     for item in items:
         if _is_lesson_item(item) and POSTGRES_LESSON in item.nodeid:
@@ -104,10 +106,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 item.add_marker(pytest.mark.skip(reason=f"PostgreSQL lesson did not run: {postgres_missing}"))
 
 
-def _start_order(item: pytest.Item) -> int:
+def _start_order(item: pytest.Item, slow_files: set[Path]) -> int:
     if item.path.name == "test_browser.py":
         return 0
-    return 1 if _is_lesson_item(item) else 2
+    if _is_lesson_item(item):
+        return 1
+    return 2 if item.path in slow_files else 3
 
 
 def lesson_output_dir(root: Path, notebook: Path) -> Path:

@@ -33,8 +33,6 @@ def index_file_exists(path: str) -> bool:
 
 def open_index(path: str) -> "IndexStore":
     """The index at ``path``, opened and proved writable before any request is sent."""
-    from lab.index import IndexOpenError, IndexStore, StoreError
-
     if _is_url(path):
         return _open_postgres(path)
     if path.strip() in ("", ":memory:"):
@@ -42,6 +40,7 @@ def open_index(path: str) -> "IndexStore":
                                           "command ends; give a file path such as kb.sqlite")
     where = Path(path)
     index_file_exists(path)
+    from lab.index import IndexOpenError, IndexStore, StoreError  # after the checks that need no index code
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         store = IndexStore(where)
