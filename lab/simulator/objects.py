@@ -1,9 +1,9 @@
 """Workspace records rendered as the JSON objects Notion returns, per API version.
 
-Version ``2026-03-11`` carries ``in_trash`` only and names the meeting-notes block
-``meeting_notes``; ``2025-09-03`` carries both ``archived`` and ``in_trash`` (same value) and
-still calls that block ``transcription``. Every other field is the same in both versions; the
-field sets are pinned against Notion's in ``tests/data/notion_fields.json``.
+What differs between versions (trash field names, the meeting-notes block's type, rows that name a
+database or a data source, databases with or without their schema) is read from
+:mod:`lab.simulator.versions`. The field sets are pinned against Notion's in
+``tests/data/notion_fields.json``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 from lab.notion.api import LATEST_VERSION, VERSIONS
 from lab.notion.richtext import rich_text
 from lab.simulator.ids import object_id
+from lab.simulator.versions import api_version
 from lab.simulator.workspace import Block, DataSource, Integration, Page, Workspace
 
-__all__ = ["page_object", "block_object", "page_as_block", "data_source_object", "bot_user_object",
-           "workspace_id", "MAX_FILE_UPLOAD_BYTES"]
+__all__ = ["page_object", "block_object", "page_as_block", "data_source_object", "database_object",
+           "bot_user_object", "workspace_id", "MAX_FILE_UPLOAD_BYTES"]
 
 
 _SELECT_COLORS = ("blue", "red", "green", "yellow", "purple", "orange", "pink", "brown", "gray")
@@ -30,9 +31,7 @@ MAX_FILE_UPLOAD_BYTES: dict[str, int] = {"free": 5 * 2**20, "plus": 5 * 2**30, "
 
 
 def _trash(version: str, in_trash: bool) -> dict[str, bool]:
-    if version == "2025-09-03":
-        return {"archived": in_trash, "in_trash": in_trash}
-    return {"in_trash": in_trash}
+    return dict.fromkeys(api_version(version).trash_fields, in_trash)
 
 
 def _user(user_id: str) -> dict[str, str]:
@@ -59,9 +58,12 @@ def _option_id(property_id: str, name: str) -> str:
     return object_id("option", property_id, name)[:8]
 
 
-def _parent(ws: Workspace, parent_type: str, parent_id: str | None) -> dict[str, Any]:
+def _parent(ws: Workspace, parent_type: str, parent_id: str | None, version: str) -> dict[str, Any]:
     if parent_type == "workspace":
         return {"type": "workspace", "workspace": True}
+    if parent_type == "data_source_id" and not api_version(version).has_data_sources:
+        # Before data sources a row's parent is its database.
+        return {"type": "database_id", "database_id": ws.data_sources[parent_id].database_id}
     if parent_type == "data_source_id":
         # A row names its data source and, since 2025-09-03, the database that holds it.
         return {"type": "data_source_id", "data_source_id": parent_id,
@@ -98,7 +100,7 @@ def page_object(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
         "last_edited_by": _user(page.edited_by),
         "cover": None,
         "icon": {"type": "emoji", "emoji": page.icon} if page.icon else None,
-        "parent": _parent(ws, page.parent_type, page.parent_id),
+        "parent": _parent(ws, page.parent_type, page.parent_id, version),
         **_trash(version, page.in_trash),
         # Notion's newer "archive" state, distinct from the trash; the workspace has no archived page.
         "is_archived": False,
@@ -123,12 +125,13 @@ def block_object(ws: Workspace, block: Block, version: str) -> dict[str, Any]:
     """A block as ``GET /v1/blocks/{id}`` and ``.../children`` return it."""
     if block.type == "child_page" and block.id in ws.pages:
         # The block and its sub-page are one record in Notion: title, times and editors come from the page.
-        return _child_page(ws, ws.pages[block.id], version, _parent(ws, block.parent_type, block.parent_id))
-    kind = "transcription" if block.type == "meeting_notes" and version == "2025-09-03" else block.type
+        parent = _parent(ws, block.parent_type, block.parent_id, version)
+        return _child_page(ws, ws.pages[block.id], version, parent)
+    kind = api_version(version).meeting_notes_type if block.type == "meeting_notes" else block.type
     return {
         "object": "block",
         "id": block.id,
-        "parent": _parent(ws, block.parent_type, block.parent_id),
+        "parent": _parent(ws, block.parent_type, block.parent_id, version),
         "created_time": block.created,
         "last_edited_time": block.edited,
         "created_by": _user(block.created_by),
@@ -142,7 +145,7 @@ def block_object(ws: Workspace, block: Block, version: str) -> dict[str, Any]:
 
 def page_as_block(ws: Workspace, page: Page, version: str) -> dict[str, Any]:
     """A page id is also a block id: retrieved as a block, a page is a ``child_page``."""
-    return _child_page(ws, page, version, _parent(ws, page.parent_type, page.parent_id))
+    return _child_page(ws, page, version, _parent(ws, page.parent_type, page.parent_id, version))
 
 
 def _child_page(ws: Workspace, page: Page, version: str, parent: dict[str, Any]) -> dict[str, Any]:
@@ -194,6 +197,25 @@ def data_source_object(ds: DataSource, version: str) -> dict[str, Any]:
         "public_url": None,
         **_trash(version, ds.in_trash),
     }
+
+
+def database_object(sources: list[DataSource], version: str) -> dict[str, Any]:
+    """``GET /v1/databases/{id}``: before 2025-09-03 the database and its one table (schema included);
+    from then on the container, listing its data sources by id and name."""
+    first = sources[0]
+    common = {"object": "database", "id": first.database_id, "cover": None, "icon": None,
+              "created_time": min(ds.created for ds in sources),
+              "last_edited_time": max(ds.edited for ds in sources),
+              "created_by": _user(first.created_by), "last_edited_by": _user(first.edited_by),
+              "title": rich_text(first.title), "description": [], "is_inline": False}
+    where = {"parent": {"type": "workspace", "workspace": True},
+             "url": f"https://www.notion.so/{first.database_id.replace('-', '')}", "public_url": None,
+             **_trash(version, all(ds.in_trash for ds in sources))}
+    if not api_version(version).has_data_sources:
+        return {**common, "properties": {name: _property_schema(name, prop) for name, prop in first.properties.items()},
+                **where}
+    return {**common, "is_locked": False, **where,
+            "data_sources": [{"id": ds.id, "name": ds.title} for ds in sources]}
 
 
 def bot_user_object(ws: Workspace, integration: Integration, *, plan: str = "free") -> dict[str, Any]:

@@ -25,10 +25,11 @@ from lab.simulator.filters import compile_filter, compile_sorts
 from lab.simulator.ids import is_uuid, normalise_id, object_id
 from lab.simulator.json_wire import dump_json, is_valid_unicode, parse_json_body, shown
 from lab.simulator.limits import LimitsConfig, RateLimiter
-from lab.simulator.objects import (LATEST_VERSION, VERSIONS, block_object, bot_user_object, data_source_object,
-                                page_as_block, page_object)
+from lab.simulator.objects import (LATEST_VERSION, block_object, bot_user_object, data_source_object,
+                                database_object, page_as_block, page_object)
+from lab.simulator.versions import API_VERSIONS, MULTI_SOURCE_MINIMUM, SERVED_VERSIONS, api_version
 from lab.simulator.tokens import cursor_key, default_token, derived_token
-from lab.simulator.workspace import Integration, Page, Workspace, revision
+from lab.simulator.workspace import DataSource, Integration, Page, Workspace, revision
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -106,6 +107,8 @@ _ROUTES: list[tuple[re.Pattern[str], str, dict[str, str]]] = [
     (re.compile(r"/v1/search"), "search", {"POST": "search"}),
     (re.compile(rf"/v1/data_sources/{_ID}/query"), "data_sources.query", {"POST": "query_data_source"}),
     (re.compile(rf"/v1/data_sources/{_ID}"), "data_sources", {"GET": "retrieve_data_source", "PATCH": None}),
+    (re.compile(rf"/v1/databases/{_ID}/query"), "databases.query", {"POST": "query_database"}),
+    (re.compile(rf"/v1/databases/{_ID}"), "databases", {"GET": "retrieve_database", "PATCH": None}),
     (re.compile(rf"/v1/pages/{_ID}"), "pages", {"GET": "retrieve_page", "PATCH": None}),
     (re.compile(rf"/v1/blocks/{_ID}/children"), "blocks.children", {"GET": "list_children", "PATCH": None}),
     (re.compile(rf"/v1/blocks/{_ID}"), "blocks", {"GET": "retrieve_block", "PATCH": None, "DELETE": None}),
@@ -113,7 +116,8 @@ _ROUTES: list[tuple[re.Pattern[str], str, dict[str, str]]] = [
     (re.compile(r"/v1/users"), "users", {"GET": None}),
     (re.compile(r"/v1/pages"), "pages.create", {"POST": None}),
 ]
-_ID_NAMES = {"data_sources.query": "data_source_id", "data_sources": "data_source_id", "pages": "page_id",
+_ID_NAMES = {"data_sources.query": "data_source_id", "data_sources": "data_source_id",
+             "databases.query": "database_id", "databases": "database_id", "pages": "page_id",
              "blocks.children": "block_id", "blocks": "block_id"}
 
 
@@ -272,6 +276,9 @@ class NotionSimulator:
             match = pattern.fullmatch(path)
             if not match:
                 continue
+            version = API_VERSIONS.get(request.headers.get("notion-version", ""))
+            if version is not None and name not in version.routes:  # a route this version does not have
+                break
             handler_name = methods.get(request.method)
             if handler_name is None:
                 shown_path = path if len(path) <= 120 else path[:119] + "…"
@@ -312,9 +319,9 @@ class NotionSimulator:
             raise APIError(400, "missing_version",
                            "Notion-Version header failed validation: Notion-Version header should be defined, "
                            "instead was `undefined`.")
-        if version not in VERSIONS:
+        if version not in SERVED_VERSIONS:
             raise validation_error(f"Notion-Version header failed validation: `{version[:40]}` is not a supported "
-                                   f"version; use one of {', '.join(VERSIONS)}.")
+                                   f"version; use one of {', '.join(SERVED_VERSIONS)}.")
         request.version = version
 
     def _parse_body(self, request: _Request) -> dict[str, Any]:
@@ -381,13 +388,15 @@ class NotionSimulator:
         if not isinstance(query, str):
             raise validation_error(f"body failed validation: body.query should be a string, instead was "
                                    f"`{shown(query)}`.")
-        kinds = {"page", "data_source"}
+        version = api_version(request.version)
+        kinds = {"page", version.table_object}
         if "filter" in params:
             flt = params["filter"]
             if (not isinstance(flt, dict) or flt.get("property") != "object" or not isinstance(flt.get("value"), str)
                     or flt["value"] not in kinds or set(flt) != {"property", "value"}):
                 raise validation_error("body failed validation: body.filter should be "
-                                       "{\"property\": \"object\", \"value\": \"page\" or \"data_source\"}.")
+                                       f"{{\"property\": \"object\", \"value\": \"page\" or "
+                                       f"\"{version.table_object}\"}}.")
             kinds = {flt["value"]}
         descending = True
         if "sort" in params:
@@ -411,6 +420,11 @@ class NotionSimulator:
                 for ds in ws.data_sources.values():
                     if not ds.in_trash and needle in ds.title.lower() and self._visible(request, ds.id):
                         found.append((ds.edited, ds.id, ds))
+            if "database" in kinds:  # before data sources: each database with one source, as its table
+                for ds in ws.data_sources.values():
+                    if (not ds.in_trash and needle in ds.title.lower() and self._visible(request, ds.id)
+                            and len(ws.database_sources(ds.database_id)) == 1):
+                        found.append((ds.edited, ds.database_id, [ds]))
             found.sort(key=lambda item: (item[0], item[1]), reverse=descending)
             results = [obj for _, _, obj in found]
             self._listings.put(ws, request.integration.key, scope, results)
@@ -418,15 +432,24 @@ class NotionSimulator:
         def render(obj: Any) -> dict[str, Any]:
             if isinstance(obj, Page):
                 return page_object(ws, obj, request.version)
+            if isinstance(obj, list):
+                return database_object(obj, request.version)
             return data_source_object(obj, request.version)
 
-        return self._paginate(results, render, scope, params, "body", "page_or_data_source")
+        return self._paginate(results, render, scope, params, "body", version.list_type)
 
     def _query_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
-        ws = self.workspace
-        ds = ws.data_sources.get(ds_id)
+        ds = self.workspace.data_sources.get(ds_id)
         if ds is None or not self._visible(request, ds_id):
             raise not_found("data_source", ds_id, request.integration)
+        return self._query_rows(request, ds)
+
+    def _query_database(self, request: _Request, database_id: str) -> dict[str, Any]:
+        """``POST /v1/databases/{id}/query`` (before 2025-09-03): the rows of the database's one source."""
+        return self._query_rows(request, self._single_source(request, database_id))
+
+    def _query_rows(self, request: _Request, ds: DataSource) -> dict[str, Any]:
+        ws, ds_id = self.workspace, ds.id
         params = request.params
         self._check_keys(params, ("filter", "sorts", "start_cursor", "page_size"), "body")
         predicate = compile_filter(params["filter"], ds) if "filter" in params else (lambda page: True)
@@ -442,7 +465,31 @@ class NotionSimulator:
                 rows.sort(key=key, reverse=descending)
             self._listings.put(ws, request.integration.key, scope, rows)
         return self._paginate(rows, lambda p: page_object(ws, p, request.version), scope, params, "body",
-                              "page_or_data_source", limit=QUERY_RESULT_LIMIT)
+                              api_version(request.version).list_type, limit=QUERY_RESULT_LIMIT)
+
+    def _database_sources(self, request: _Request, database_id: str) -> list[DataSource]:
+        """The data sources of a database the integration can see (any of them shared), or a 404."""
+        sources = self.workspace.database_sources(database_id)
+        if not any(self._visible(request, ds.id) for ds in sources):
+            raise not_found("database", database_id, request.integration)
+        return sources
+
+    def _single_source(self, request: _Request, database_id: str) -> DataSource:
+        """The one data source an old-version database request means; Notion's 400 when there are several."""
+        sources = self._database_sources(request, database_id)
+        if len(sources) > 1:
+            raise APIError(400, "validation_error",
+                           "Databases with multiple data sources are not supported in this API version.",
+                           additional_data={"error_type": "multiple_data_sources_for_database",
+                                            "database_id": database_id,
+                                            "child_data_source_ids": [ds.id for ds in sources],
+                                            "minimum_api_version": MULTI_SOURCE_MINIMUM})
+        return sources[0]
+
+    def _retrieve_database(self, request: _Request, database_id: str) -> dict[str, Any]:
+        if api_version(request.version).has_data_sources:
+            return database_object(self._database_sources(request, database_id), request.version)
+        return database_object([self._single_source(request, database_id)], request.version)
 
     def _retrieve_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
         ds = self.workspace.data_sources.get(ds_id)

@@ -32,7 +32,7 @@ _TIME_HINT = "a UTC time to the minute as Notion writes it, e.g. \"2026-03-20T17
 _TOP = {"name": True, "language": False, "users": True, "data_sources": False, "pages": False, "integrations": True}
 _USER = {"key": True, "name": True, "email": False}
 _DATA_SOURCE = {"key": True, "title": True, "properties": True, "created": False, "edited": False,
-                "created_by": False, "edited_by": False}
+                "created_by": False, "edited_by": False, "database": False}
 _PAGE = {"key": True, "title": True, "parent": False, "type": False, "publishable": False, "icon": False,
          "created": False, "edited": False, "created_by": False, "edited_by": False, "in_trash": False,
          "blocks": False}
@@ -174,6 +174,8 @@ def _shown(value: Any) -> str:
 
 def _data_source(source: dict[str, Any], where: str, users: list[str]) -> None:
     _text(source["title"], f"{where}.title")
+    if "database" in source:  # data sources naming the same database are its several sources
+        _text(source["database"], f"{where}.database")
     _authored(source, where, users)
     properties = source["properties"]
     if not isinstance(properties, dict):

@@ -199,7 +199,8 @@ class Workspace:
             if prop["type"] == "select":
                 entry["options"] = list(prop.get("options", []))
             properties[name] = entry
-        record = DataSource(ds["key"], object_id("data_source", ds["key"]), object_id("database", ds["key"]),
+        record = DataSource(ds["key"], object_id("data_source", ds["key"]),
+                            object_id("database", ds.get("database", ds["key"])),
                             ds["title"], properties, *self._times(ds), self._user_id(ds.get("created_by")),
                             self._user_id(ds.get("edited_by", ds.get("created_by"))))
         self.data_sources[record.id] = record
@@ -406,6 +407,10 @@ class Workspace:
             if ancestor in integration.shared:
                 return True
         return False
+
+    def database_sources(self, database_id: str) -> list[DataSource]:
+        """The data sources a database holds (one, unless a spec gives several the same ``database``)."""
+        return [ds for ds in self.data_sources.values() if ds.database_id == database_id]
 
     def block_text(self, block_id: str) -> str:
         """Plain text of a block's rich text (empty for blocks without text)."""
