@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from lab.simulator.spec import WorkspaceSpecError, check_workspace_spec
 from lab.simulator.versions import API_VERSIONS, SERVED_VERSIONS
 from tests.notion_fixtures import call, data_source_id, make_simulator, small_spec
 
@@ -137,3 +138,12 @@ def test_a_database_with_several_data_sources_is_refused_by_the_old_version(meth
         "child_data_source_ids": list(sim.workspace.data_sources), "minimum_api_version": MIDDLE}
     container = call(sim, "GET", f"/v1/databases/{database}", version=NEW).body
     assert [d["id"] for d in container["data_sources"]] == list(sim.workspace.data_sources)
+
+
+def test_a_spec_names_a_shared_database_with_text() -> None:
+    spec = small_spec(long_children=3)
+    spec["data_sources"][0]["database"] = 7
+    with pytest.raises(WorkspaceSpecError, match=r"data_sources\[0\]\.database: should be a non-empty string"):
+        check_workspace_spec(spec)
+    spec["data_sources"][0]["database"] = "catalogo"
+    check_workspace_spec(spec)
