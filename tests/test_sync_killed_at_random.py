@@ -1,7 +1,8 @@
 """Syncs killed with SIGKILL at random moments, again and again, on both backends.
 
 A child process edits the small workspace and syncs it, edit after edit, until the test kills it after a
-delay drawn from a seeded generator: while it reads Notion, embeds, writes, commits or prints. After
+delay drawn from a seeded generator, counted from the end of a sync it has announced (so the kills fall
+among syncs however loaded the machine is): while it reads Notion, embeds, writes, commits or prints. After
 every kill a reader finds the index of a complete generation (the one before the sync that was running, or
 the one after it, compared by content), the watermark has not gone back, and a rerun of that sync
 completes to what a full index of the workspace holds. The child forks a fresh process for every run, so
@@ -31,23 +32,30 @@ from sync_histories import EDITS, _client, apply_edit, config, content, referenc
 
 SEED = 32
 KILLS = 8
-MAX_DELAY = 0.3  # seconds after the child is ready; a sync of the small workspace takes some 20 ms
+MOST_SYNCS = 3  # a run is killed after 1 to this many syncs have published...
+MAX_DELAY = 0.05  # ...and up to this many seconds more: a sync of the small workspace takes some 20 ms idle
 STEP = 600  # simulated seconds from one edit to the next; each sync runs halfway between
 _draw = random.Random(SEED)
 SCHEDULE = [(_draw.choice(EDITS), _draw.randrange(50), _draw.randrange(50)) for _ in range(2_000)]
 
-# Forks a process for each number it reads: that process syncs from that edit on until it is killed.
+# Forks a process for each number it reads: that process syncs from that edit on until it is killed. The
+# child and its runs share one pipe, so each line is one write() call (a pipe keeps those whole).
 CHILD = textwrap.dedent("""
     import os, sys
-    from test_sync_killed_at_random import sync_from
+    from test_sync_killed_at_random import say, sync_from
     for line in sys.stdin:
         pid = os.fork()
         if pid == 0:
             sync_from(sys.argv[1], int(line), sys.argv[2] == "quick")
             os._exit(0)
-        print(f"started {pid}", flush=True)
-        print(f"ended {os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])}", flush=True)
+        say(f"started {pid}")
+        say(f"ended {os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])}")
 """)
+
+
+def say(line: str) -> None:
+    """Write one line to stdout in a single system call, so that lines from two processes never interleave."""
+    os.write(1, f"{line}\n".encode())
 
 
 def workspace_at(k: int) -> Workspace:
@@ -77,12 +85,12 @@ def sync_from(url: str, first: int, quick: bool = False) -> None:
     """In the child: edit ``first`` and sync, edit ``first + 1`` and sync..., saying which sync published."""
     ws = workspace_at(first - 1)
     store = IndexStore(url)
-    print("ready", flush=True)
+    say("ready")
     for k in range(first, len(SCHEDULE) + 1):
         ws.clock.set(k * STEP)
         apply_edit(ws, *SCHEDULE[k - 1])
         sync_at(ws, k, store, quick)
-        print(f"synced {k}", flush=True)
+        say(f"synced {k}")
 
 
 class _QuickPath:
@@ -127,24 +135,26 @@ def generation(k: int) -> dict[str, Any]:
     return reference(workspace_at(k), k * STEP + STEP // 2)
 
 
-def _run_until_killed(child: subprocess.Popen, first: int, delay: float, runs: list[int]) -> list[int]:
-    """Start a run from edit ``first`` in the child, kill it ``delay`` seconds after it is ready; the syncs
-    it said had published. The run's process id is in ``runs`` until it has ended."""
+def _run_until_killed(child: subprocess.Popen, first: int, after: int, delay: float, runs: list[int]) -> list[int]:
+    """Start a run from edit ``first`` in the child, kill it ``delay`` seconds after ``after`` of its syncs
+    said they had published; all the syncs it said had published. The run's process id is in ``runs`` until
+    it has ended."""
     child.stdin.write(f"{first}\n")
     child.stdin.flush()
-    pid, ready = None, False
-    while pid is None or not ready:  # the two lines come from two processes, in either order
+    pid, ready, published = None, False, []
+    while pid is None or len(published) < after:  # the child's line and the run's come in any order
         line = child.stdout.readline()
         assert line, child.stderr.read()
         if line.startswith("started "):
             pid = int(line.split()[1])
             runs.append(pid)
-        else:
-            assert line == "ready\n", line
+        elif line == "ready\n":
             ready = True
+        else:
+            assert ready and line.startswith("synced "), line
+            published.append(int(line.split()[1]))
     time.sleep(delay)
     os.kill(pid, signal.SIGKILL)
-    published = []
     for line in child.stdout:
         if line.startswith("ended "):
             runs.remove(pid)
@@ -169,12 +179,13 @@ def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_e
     child = subprocess.Popen([sys.executable, "-c", CHILD, store_url, "quick" if quick else "reconciling"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              cwd=Path(__file__).parent, env=environment)
-    first, published, runs = 1, 0, []
+    first, runs = 1, []
     try:
         for kill in range(KILLS):
-            synced = _run_until_killed(child, first, delays.uniform(0, MAX_DELAY), runs)
+            after = delays.randint(1, MOST_SYNCS)
+            synced = _run_until_killed(child, first, after, delays.uniform(0, MAX_DELAY), runs)
+            assert len(synced) >= after
             assert synced == list(range(first, first + len(synced)))
-            published += len(synced)
             running = first + len(synced)  # the sync the kill interrupted (or that published unannounced)
             with IndexStore(store_url) as reader, reader.read_transaction():
                 found, mark = (_state if quick else content)(reader), reader.watermark("notion")
@@ -196,4 +207,3 @@ def test_syncs_killed_at_random_moments_leave_readers_on_a_complete_generation_e
             os.kill(pid, signal.SIGKILL)
         child.stdin.close()
         child.wait(timeout=30)
-    assert published > KILLS  # the kills fell among syncs, not only before the first
