@@ -50,8 +50,8 @@ def exclusive_lock(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_S
         lock.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
-        raise FileLockError(f"cannot create the lock file {lock} ({error.strerror or error}); make its folder "
-                            "writable, or choose another path") from None
+        raise FileLockError(f"cannot create the lock file {lock} ({error.strerror or error}); "
+                            f"{_lock_fix(lock, error)}") from None
     try:
         _acquire(descriptor, lock, timeout, on_wait)
         try:
@@ -60,6 +60,15 @@ def exclusive_lock(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_S
             _release(descriptor)
     finally:
         os.close(descriptor)
+
+
+def _lock_fix(lock: Path, error: OSError) -> str:
+    """What to do about a lock file that cannot be created, from why."""
+    if isinstance(error, IsADirectoryError):
+        return "a folder has that name: move it away (the lock is an empty file), or choose another path"
+    if isinstance(error, (NotADirectoryError, FileExistsError)):
+        return "a part of its path is a file, not a folder: choose another path"
+    return "make its folder writable, or choose another path"
 
 
 def _acquire(descriptor: int, lock: Path, timeout: float, on_wait: Callable[[], None] | None = None) -> None:
