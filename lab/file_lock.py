@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -41,17 +41,19 @@ def lock_path_for(path: str | os.PathLike[str]) -> Path:
 
 
 @contextmanager
-def exclusive_lock(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """Hold the lock that guards ``path`` for the block (other processes wait up to ``timeout`` seconds)."""
+def exclusive_lock(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_S,
+                   on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold the lock that guards ``path`` for the block (other processes wait up to ``timeout`` seconds;
+    ``on_wait`` is called once if this one has to wait)."""
     lock = lock_path_for(path)
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
-        raise FileLockError(f"cannot create the lock file {lock} ({error.strerror or error}); make its folder "
-                            "writable, or choose another path") from None
+        raise FileLockError(f"cannot create the lock file {lock} ({error.strerror or error}); "
+                            f"{_lock_fix(lock, error)}") from None
     try:
-        _acquire(descriptor, lock, timeout)
+        _acquire(descriptor, lock, timeout, on_wait)
         try:
             yield
         finally:
@@ -60,7 +62,16 @@ def exclusive_lock(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_S
         os.close(descriptor)
 
 
-def _acquire(descriptor: int, lock: Path, timeout: float) -> None:
+def _lock_fix(lock: Path, error: OSError) -> str:
+    """What to do about a lock file that cannot be created, from why."""
+    if isinstance(error, IsADirectoryError):
+        return "a folder has that name: move it away (the lock is an empty file), or choose another path"
+    if isinstance(error, (NotADirectoryError, FileExistsError)):
+        return "a part of its path is a file, not a folder: choose another path"
+    return "make its folder writable, or choose another path"
+
+
+def _acquire(descriptor: int, lock: Path, timeout: float, on_wait: Callable[[], None] | None = None) -> None:
     deadline, pause = time.monotonic() + timeout, 0.001
     while True:
         try:
@@ -70,6 +81,9 @@ def _acquire(descriptor: int, lock: Path, timeout: float) -> None:
                 msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
             return
         except (BlockingIOError, PermissionError):  # held by another process (Windows says PermissionError)
+            if on_wait is not None:
+                on_wait()
+                on_wait = None
             if time.monotonic() > deadline:
                 raise FileLockError(f"another process has held {lock} for more than {timeout:g} s (a process that "
                                     "ends releases it, even if it crashed): wait for that update to end") from None

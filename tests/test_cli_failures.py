@@ -293,3 +293,50 @@ def test_serve_refuses_a_token_with_whitespace_or_control_characters_without_ech
     assert main(["serve", "--port", "0", "--token", token]) == ExitCode.TOKEN
     out, err = capsys.readouterr()
     assert len(err.splitlines()) == 1 and "--token" in err and "SECRET" not in out + err
+
+
+# ---------------------------------------------------------------------- two runs on one index
+
+
+def test_a_second_sync_waits_for_the_first_and_gives_up_after_lock_wait_leaving_the_index_as_it_was(
+        served, built_index, tmp_path, monkeypatch, capsys) -> None:
+    from lab.file_lock import exclusive_lock
+
+    db = copy_of(built_index, tmp_path)
+    before = digest(db)
+    monkeypatch.setenv("NOTION_TOKEN", TOKEN)
+    with exclusive_lock(db):  # what the first run holds for as long as it runs
+        code = main(["sync", "--base-url", served.base_url, "--db", str(db), "--rate", "1000", "--lock-wait", "0.2"])
+    captured = capsys.readouterr()
+    assert code == ExitCode.BUSY and len(captured.err.splitlines()) == 1, captured.err
+    assert f"another index or sync of {db} was still running after --lock-wait 0.2 s" in captured.err
+    assert captured.out.startswith(f"waiting for another index or sync of {db} to end (up to 0.2 s")
+    assert digest(db) == before
+
+
+@pytest.mark.slow
+def test_a_second_run_on_a_new_index_path_waits_its_turn_and_then_syncs(served, tmp_path, monkeypatch,
+                                                                          capsys) -> None:
+    import threading
+
+    from lab.file_lock import exclusive_lock
+
+    db = tmp_path / "new.sqlite"
+    monkeypatch.setenv("NOTION_TOKEN", TOKEN)
+    held, release = threading.Event(), threading.Event()
+
+    def first_run() -> None:
+        with exclusive_lock(db):
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=first_run)
+    holder.start()
+    held.wait(30)
+    threading.Timer(0.3, release.set).start()
+    code = main(["sync", "--base-url", served.base_url, "--db", str(db), "--rate", "1000", "--recipe", "lexical",
+                 "--lock-wait", "30"])
+    holder.join()
+    captured = capsys.readouterr()
+    assert code == ExitCode.OK, captured.err
+    assert captured.out.startswith("waiting for another index or sync") and "done: full run" in captured.out

@@ -137,3 +137,73 @@ def test_ask_never_answers_an_allergy_question_it_goes_to_a_person_with_its_sour
     out = capsys.readouterr().out
     assert out.startswith("Las preguntas de alergias") and "(escalated: allergies and diets always go to a person" in out
     assert "sources (* cited):" in out and " *[" not in out and "Ficha: Rol de canela" in out
+
+
+def _damaged_copy(built: Path, folder: Path) -> Path:
+    """A copy of the index with one page of its chunks table overwritten, as a bad disk sector leaves it."""
+    copy = folder / "damaged.sqlite"
+    copy.write_bytes(built.read_bytes())
+    with sqlite3.connect(copy) as db:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'chunks'").fetchone()[0]
+    with open(copy, "r+b") as file:
+        file.seek((root - 1) * page_size)
+        file.write(b"\x0d" + b"\xa5" * (page_size - 1))
+    return copy
+
+
+@pytest.mark.parametrize("command", [["search", "horario"], ["search", "--json", "-"], ["ask", "¿Abren el 1 de mayo?"],
+                                     ["search", "--check"]])
+def test_a_damaged_page_is_one_line_naming_the_file_and_the_rebuild_and_the_file_is_left_alone(
+        built, tmp_path, capsys, monkeypatch, command) -> None:
+    damaged = _damaged_copy(built, tmp_path)
+    before = damaged.read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"horario\n")))
+    code = main([command[0], "--db", str(damaged), *command[1:]])
+    err = capsys.readouterr().err
+    assert code == ExitCode.DATABASE and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert str(damaged) in err and "damaged" in err and f"python -m lab index --db {damaged}" in err
+    assert damaged.read_bytes() == before
+
+
+def test_check_says_a_sound_index_is_sound_and_reads_no_question(built, capsys) -> None:
+    assert main(["search", "--db", str(built), "--check"]) == ExitCode.OK
+    assert capsys.readouterr().out.startswith(f"ok: {built} is a sound index (")
+    assert main(["search", "--db", str(built), "--check", "horario"]) == ExitCode.USAGE
+
+
+@pytest.mark.parametrize("command", [["search", "horario"], ["ask", "horario"], ["search", "--check"]])
+def test_an_empty_file_is_never_made_an_index_by_a_search(tmp_path, capsys, command) -> None:
+    empty = tmp_path / "zero.sqlite"
+    empty.touch()
+    assert main([command[0], "--db", str(empty), *command[1:]]) == ExitCode.DATABASE
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "empty file (0 bytes)" in err and f"python -m lab index --db {empty}" in err
+    assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["zero.sqlite"]
+
+
+def test_a_line_that_is_not_text_is_skipped_named_and_the_batch_goes_on(built, capsys, monkeypatch) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(b"horario\n\xff\xfe caf\xe9\nreembolso\n"))
+    monkeypatch.setattr("sys.stdin", stdin)
+    code = main(["search", "--db", str(built), "-k", "1", "--json"])
+    captured = capsys.readouterr()
+    assert code == ExitCode.SKIPPED
+    assert [json.loads(line)["question"] for line in captured.out.splitlines()] == ["horario", "reembolso"]
+    assert captured.err.splitlines() == ["skipped: line 2 of standard input is not UTF-8 text"]
+
+
+@pytest.mark.slow
+def test_a_reader_that_stops_early_ends_the_search_quietly_with_its_exit_code(built) -> None:
+    import subprocess
+    import sys
+
+    questions = "".join(f"horario {n}\n" for n in range(300)).encode()
+    search = subprocess.Popen([sys.executable, "-m", "lab", "search", "--db", str(built), "--json", "-k", "20"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    search.stdin.write(questions)
+    search.stdin.close()
+    assert search.stdout.read(1) == b"{"  # what | head -c 1 reads, before it exits
+    search.stdout.close()
+    err = search.stderr.read().decode()
+    assert search.wait(timeout=60) == ExitCode.PIPE
+    assert "Traceback" not in err and "Exception ignored" not in err and len(err.splitlines()) == 1, err

@@ -64,3 +64,56 @@ def test_documents_are_ingested_through_markdown_and_a_second_run_has_nothing_to
     again = ingest_folder(store, folder, embedder, chunkers=FileChunkers.with_documents())
     assert again.files_cut == 0 and again.texts_embedded == 0 and again.chunks_unchanged == first.chunks_total
     assert ingest_folder(IndexStore(":memory:"), folder, embedder).files_read == 0  # markdown alone by default
+
+
+def _encrypted(pdf: bytes) -> bytes:
+    """The sample PDF with an encryption dictionary whose password is not the empty one."""
+    return pdf.replace(b"<< /Size 9 /Root 1 0 R >>", b"<< /Size 9 /Root 1 0 R /Encrypt << /Filter /Standard /V 1 /R 2 "
+                       b"/O <" + b"ab" * 32 + b"> /U <" + b"cd" * 32 + b"> /P -4 >> /ID [<" + b"01" * 16 + b"> <"
+                       + b"01" * 16 + b">] >>")
+
+
+@pytest.mark.parametrize("data, problem", [
+    (pdf_bytes()[:len(pdf_bytes()) // 2], "is not a PDF pdfminer can read (PSEOF; cut short or damaged?)"),
+    (_encrypted(pdf_bytes()), "is encrypted (a password protects it)"),
+    (pdf_bytes().replace(b"/Pages 2 0 R >>", b"            >>"), "has no pages"),  # offsets kept
+])
+def test_a_cut_encrypted_or_pageless_pdf_is_a_conversion_error_naming_it(data: bytes, problem: str) -> None:
+    with pytest.raises(DocumentConversionError) as refused:
+        pdf_markdown("guides/bad.pdf", data)
+    assert str(refused.value).startswith(f"guides/bad.pdf {problem}")
+
+
+def test_a_word_file_that_unpacks_past_the_limit_is_refused_before_it_is_unpacked(tmp_path) -> None:
+    import zipfile
+
+    from lab.chunking.conversion import MAX_UNPACKED_BYTES, DocumentLimitError
+
+    bomb = tmp_path / "bomb.docx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            zeros = b"\0" * 2**20
+            for _ in range(MAX_UNPACKED_BYTES // len(zeros) + 1):
+                member.write(zeros)
+    assert bomb.stat().st_size < 2**20  # a few hundred kilobytes on disk
+    with pytest.raises(DocumentLimitError, match=rf"^guides/bomb.docx would unpack to [\d,]+ bytes, more than the limit "
+                                                 rf"of {MAX_UNPACKED_BYTES:,}"):
+        docx_markdown("guides/bomb.docx", bomb.read_bytes())
+
+
+@pytest.mark.parametrize("opening", ["<div>", "<ul><li>", "<table><tr><td>"])
+def test_html_nested_past_the_limit_is_refused_naming_the_file_and_the_limit(opening: str) -> None:
+    from lab.chunking.conversion import MAX_NESTING_DEPTH, DocumentLimitError, html_markdown
+
+    with pytest.raises(DocumentLimitError, match=f"^deep.html nests its elements more than {MAX_NESTING_DEPTH} levels"):
+        html_markdown("deep.html", "<main>" + opening * 400 + "x</main>")
+    assert "x" in html_markdown("shallow.html", "<main>" + "<div>" * (MAX_NESTING_DEPTH - 5) + "x</main>")
+
+
+def test_a_pdf_still_converting_past_the_time_limit_is_refused_naming_the_page(monkeypatch) -> None:
+    from lab.chunking import conversion
+
+    monkeypatch.setattr(conversion, "MAX_CONVERSION_SECONDS", -1.0)  # every page is past the deadline
+    with pytest.raises(conversion.DocumentLimitError, match=r"^slow.pdf was still converting after -1 s, the limit "
+                                                            r"of the conversion, at page 1"):
+        pdf_markdown("slow.pdf", pdf_bytes())

@@ -20,6 +20,7 @@ from lab.embedders import EmbeddingError, LsaEmbedder
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, folder_reading, ingest_folder,
                         stale_chunks)
 from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
+from lab.chunking.conversion import DocumentConversionError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.sync import SyncConfig
 
@@ -299,7 +300,7 @@ def test_a_file_that_is_not_utf8_text_is_named_and_nothing_is_written(store, fol
     before = store.dump()
     (folder / "guides" / "latin1.md").write_bytes("# Café\n\nTexto guardado en Latin-1.\n".encode("latin-1"))
     with pytest.raises(FileNotTextError, match=r"guides/latin1\.md is not UTF-8 text \(byte 0xe9"):
-        ingest_folder(store, folder, embedder)
+        ingest_folder(store, folder, embedder, strict=True)
     assert store.dump() == before
 
 
@@ -396,7 +397,7 @@ def test_a_file_that_cannot_be_read_is_named_and_nothing_is_written(store, folde
 
     monkeypatch.setattr(folder_reading.os, "open", refuse_quickstart)
     with pytest.raises(FileNotReadableError, match=r"guides/quickstart\.md cannot be read \(Permission denied\)"):
-        ingest_folder(store, folder, embedder)
+        ingest_folder(store, folder, embedder, strict=True)
     assert store.dump() == before
 
 
@@ -427,3 +428,47 @@ def test_an_embedder_that_answers_with_nan_or_missing_vectors_is_named_and_nothi
     with pytest.raises(EmbeddingError, match=problem):
         ingest_folder(store, folder, _Broken(embedder, answer), batch_size=1)
     assert store.dump() == before
+
+
+def _hostile_files(folder: Path) -> dict[str, str]:
+    """Put one file of each kind the run refuses into ``folder``; each path and what its refusal says."""
+    import zipfile
+
+    from lab.chunking.conversion import MAX_UNPACKED_BYTES
+    from lab.datasets.document_samples import pdf_bytes
+
+    (folder / "guides" / "latin1.md").write_bytes("# Café\n\nTexto guardado en Latin-1.\n".encode("latin-1"))
+    with zipfile.ZipFile(folder / "bomb.docx", "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            for _ in range(MAX_UNPACKED_BYTES // 2**20 + 1):
+                member.write(b"\0" * 2**20)
+    (folder / "deep.html").write_text("<main>" + "<div>" * 500 + "x</main>", encoding="utf-8")
+    (folder / "cut.pdf").write_bytes(pdf_bytes()[:1500])
+    return {"guides/latin1.md": "is not UTF-8 text", "bomb.docx": "would unpack to",
+            "deep.html": "nests its elements more than", "cut.pdf": "is not a PDF pdfminer can read"}
+
+
+@pytest.mark.slow
+def test_hostile_files_among_good_ones_are_skipped_and_named_and_the_good_ones_ingested(folder, embedder) -> None:
+    good = IndexStore(":memory:")
+    expected = ingest_folder(good, folder, embedder, chunkers=FileChunkers.with_documents())
+    hostile = _hostile_files(folder)
+    store = IndexStore(":memory:")
+    report = ingest_folder(store, folder, embedder, chunkers=FileChunkers.with_documents())
+    assert [path for path, _ in report.files_skipped] == sorted(hostile)
+    for path, why in report.files_skipped:
+        assert why.startswith(f"{path} {hostile[path]}") and "Nothing was embedded or written" not in why
+    assert report.chunks_total == expected.chunks_total and store.dump() == good.dump()
+    strict = IndexStore(":memory:")
+    with pytest.raises(DocumentConversionError, match="^bomb.docx would unpack"):  # the first, in path order
+        ingest_folder(strict, folder, embedder, chunkers=FileChunkers.with_documents(), strict=True)
+    assert strict.count_chunks() == 0
+
+
+def test_a_file_that_turns_bad_is_skipped_and_its_chunks_stay_as_they_were(store, folder, embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    before = store.dump()
+    (folder / "guides" / "quickstart.md").write_bytes(b"# Gu\xeda\n\nAhora en Latin-1.\n")
+    report = ingest_folder(store, folder, embedder)
+    assert [path for path, _ in report.files_skipped] == ["guides/quickstart.md"]
+    assert not report.wrote and report.chunks_deleted == 0 and store.dump() == before

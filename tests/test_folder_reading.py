@@ -47,7 +47,7 @@ def refused(store: IndexStore, folder: Path, embedder: LsaEmbedder, error: type[
     """A run over ``folder`` is refused with ``error`` saying ``problem``, and the index keeps what it held."""
     before = store.dump()
     with pytest.raises(error, match=problem):
-        ingest_folder(store, folder, embedder)
+        ingest_folder(store, folder, embedder, strict=True)
     assert store.dump() == before
 
 
@@ -143,8 +143,8 @@ def test_a_file_swapped_for_a_link_after_the_listing_is_refused_not_followed(sto
     os.symlink(tmp_path / "secret.md", folder / "late.md")
     listed = folder_reading._list
 
-    def listed_before_the_swap(root, chunkers):  # the link appeared between the listing and the read
-        files, links = listed(root, chunkers)
+    def listed_before_the_swap(root, chunkers, *rest):  # the link appeared between the listing and the read
+        files, links = listed(root, chunkers, *rest)
         return sorted([*files, *links]), []
 
     monkeypatch.setattr(folder_reading, "_list", listed_before_the_swap)

@@ -188,6 +188,23 @@ def test_a_profile_in_a_folder_that_cannot_be_created_is_a_lab_error(tmp_path) -
     assert blocker.read_text(encoding="utf-8") == "a file where the profile's folder would be\n"
 
 
+@pytest.mark.parametrize("blocked, fix", [
+    (lambda folder: (folder / "notebook" / ".memory.json.lock").mkdir(parents=True),
+     "a folder has that name: move it away"),
+    (lambda folder: (folder / "notebook").write_text("a file\n", encoding="utf-8"),
+     "a part of its path is a file, not a folder"),
+])
+def test_a_lock_file_that_cannot_be_created_says_why_and_the_fix_and_nothing_is_written(tmp_path, blocked,
+                                                                                         fix) -> None:
+    from lab.file_lock import FileLockError
+
+    blocked(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    with pytest.raises(FileLockError, match=f"cannot create the lock file .*; {fix}"):
+        ProfileStore(tmp_path / "notebook" / "memory.json", clock=SimulatedClock()).update({"name": "Sofía"})
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_reading_or_a_change_that_changes_nothing_creates_no_folder_lock_or_file(tmp_path) -> None:
     store = ProfileStore(tmp_path / "notebook" / "memory.json", clock=SimulatedClock())
     assert store.fields() == {} and store.expire() == () and not store.forget("name")

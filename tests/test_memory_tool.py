@@ -264,3 +264,21 @@ def test_any_accepted_path_stays_inside_the_folder(parts: list[str]) -> None:
     resolved = Path(os.path.normpath(root.joinpath(*names)))
     assert resolved == root or root in resolved.parents
     assert all(name and not name.startswith(".") and "/" not in name for name in names)
+
+
+@pytest.mark.parametrize("command", [
+    {"command": "create", "path": "/memories/a.md", "file_text": "café \udcff"},
+    {"command": "create", "path": "/memories/\udcff.md", "file_text": "hola"},
+    {"command": "str_replace", "path": "/memories/kept.md", "old_str": "hola", "new_str": "\ud800"},
+    {"command": "insert", "path": "/memories/kept.md", "insert_line": 0, "insert_text": "\udcff"},
+])
+def test_a_lone_surrogate_in_any_field_is_an_error_result_that_changes_nothing(memory: MemoryDirectory,
+                                                                                command: dict) -> None:
+    memory.create("/memories/kept.md", "hola\n")
+    before = sorted((p.relative_to(memory.root).as_posix(), p.read_bytes()) for p in memory.root.rglob("*")
+                    if p.is_file())
+    result = memory.execute(command)
+    assert result.is_error and "lone surrogate" in result.text
+    result.text.encode("utf-8")  # the error itself is text a tool loop can send back
+    assert sorted((p.relative_to(memory.root).as_posix(), p.read_bytes()) for p in memory.root.rglob("*")
+                  if p.is_file()) == before

@@ -69,3 +69,53 @@ def test_the_command_line_names_wrong_credentials_and_a_missing_database(postgre
     assert "refused the credentials" in capsys.readouterr().err
     assert main(["search", "--db", postgres_url.replace("/test_", "/nothing_"), "horario"]) == ExitCode.DATABASE
     assert "names a database that does not exist" in capsys.readouterr().err
+
+
+def test_a_workspace_name_with_a_final_line_break_is_refused_and_creates_no_schema(postgres_url) -> None:
+    with pytest.raises(IndexOpenError, match=r"workspace 'probe\\n'"):
+        IndexStore(f"{postgres_url}&workspace=probe%0A")
+    with connect(postgres_url) as db:
+        assert not db.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lab_probe%'").fetchall()
+
+
+PASSWORD = "pw-in-the-query-5ecret"
+
+
+@pytest.fixture(scope="module")
+def served():
+    from lab.clock import WallClock
+    from lab.simulator import LimitsConfig
+    from lab.simulator.server import serve_in_background
+    from lab.simulator.workspaces import bakery_simulator
+
+    sim = bakery_simulator(seed=0, clock=WallClock(), limits=LimitsConfig(connection_budget=100_000,
+                           workspace_budget=100_000), tokens={"indexador": "ntn_postgres_cli_token"})
+    with serve_in_background(sim) as server:
+        yield server
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["query", "address"])
+def test_no_output_of_any_command_shows_a_password_given_in_the_url(postgres_url, served, tmp_path, capsys,
+                                                                    monkeypatch, where) -> None:
+    monkeypatch.setenv("NOTION_TOKEN", "ntn_postgres_cli_token")
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    if where == "query":
+        url = f"{postgres_url}&password={PASSWORD}&workspace=w"
+    else:
+        url = f"{postgres_url.replace('lab@', f'lab:{PASSWORD}@')}&workspace=w"
+    status = tmp_path / "status.json"
+    source = ["--base-url", served.base_url, "--rate", "1000", "--recipe", "lexical"]
+    runs = [["sync", "--db", url, *source, "--status-file", str(status)], ["sync", "--db", url, *source],
+            ["index", "--db", url, *source], ["search", "--db", url, "horario"], ["search", "--db", url, "--json", "pan"],
+            ["ask", "--db", url, "¿Abren el 1 de mayo?"],
+            ["search", "--db", url.replace("/test_", "/nothing_"), "horario"],
+            ["sync", "--db", url.replace("/test_", "/nothing_"), *source, "--status-file", str(status)]]
+    codes = []
+    for run in runs:
+        codes.append(main(run))
+        out = capsys.readouterr()
+        shown = out.out + out.err + (status.read_text() if status.exists() else "")
+        assert PASSWORD not in shown, (run[0], shown)
+        assert "Traceback" not in shown
+    assert codes == [0, 0, 0, 0, 0, 0, ExitCode.DATABASE, ExitCode.DATABASE]

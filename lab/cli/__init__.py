@@ -16,6 +16,7 @@ a first index keeps the pages it had read, so that running it again resumes.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -64,6 +65,21 @@ def main(argv: Sequence[str] | None = None, prog: str = SCRIPT) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return int(ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        _stop_writing_stdout()
+        print("stopped: the reader of the output closed it (| head?); the rest was not printed", file=sys.stderr)
+        return int(ExitCode.PIPE)
     except (LabError, ValueError) as exc:  # e.g. a limit the options allow but the simulator refuses
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         return int(ExitCode.USAGE)
+
+
+def _stop_writing_stdout() -> None:
+    """Point standard output at the null device: what is still buffered for a reader that went away must not
+    fail again when Python flushes it on exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind stdout (captured in a test)
+        pass

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from lab.cli.exits import CommandFailure, ExitCode
-from lab.cli.index_file import open_existing_index
+from lab.cli.index_file import database_problem, open_existing_index, rebuild_hint
 from lab.cli.options import in_range, not_blank
 
 if TYPE_CHECKING:
@@ -52,23 +52,59 @@ def _note_unfiltered(store: "IndexStore", audience: str | None) -> None:
               "that serves one audience passes --audience NAME", file=sys.stderr)
 
 
-def _questions(given: Sequence[str]) -> Iterator[str]:
-    """The questions on the command line, or one per non-blank line of standard input (none, or ``-``)."""
+def _questions(given: Sequence[str]) -> Iterator[tuple[int, str | None]]:
+    """Each question with its line number (0 on the command line): the question on the command line, or one per
+    non-blank line of standard input (none, or ``-``); a line that is not UTF-8 comes as None, to be skipped."""
     if given and list(given) != ["-"]:
-        yield " ".join(given)
+        yield 0, " ".join(given)
         return
-    for line in sys.stdin:
+    text_only = getattr(sys.stdin, "buffer", None) is None  # a text stream without bytes (in a notebook, a test)
+    lines = (line.encode("utf-8", "surrogatepass") for line in sys.stdin) if text_only else sys.stdin.buffer
+    for number, raw in enumerate(lines, 1):
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            yield number, None
+            continue
         if line.strip():
-            yield line.strip()
+            yield number, line.strip()
+
+
+def _skip(number: int, why: str) -> None:
+    """Say on stderr that line ``number`` of standard input was skipped, and why; the batch goes on."""
+    print(f"skipped: line {number} of standard input {why}", file=sys.stderr, flush=True)
 
 
 def search_command(args: argparse.Namespace) -> int:
-    """Print the ``-k`` best sections of each question, as text or as one JSON object per question."""
+    """Print the ``-k`` best sections of each question, as text or as one JSON object per question; with
+    ``--check``, only say whether the index is sound."""
+    from lab.errors import LabError
+    from lab.index import database_errors
+
+    if args.check:
+        return _check_command(args)
+    skipped = 0
     with open_existing_index(args.db) as store:
-        searcher = _searcher(store)
-        _note_unfiltered(store, args.audience)
-        for question in _questions(args.question):
-            hits = searcher.search(question, k=args.k, audience=args.audience)
+        try:
+            searcher = _searcher(store)
+            _note_unfiltered(store, args.audience)
+        except database_errors() as exc:
+            raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
+        for number, question in _questions(args.question):
+            if question is None:
+                skipped += 1
+                _skip(number, "is not UTF-8 text")
+                continue
+            try:
+                hits = searcher.search(question, k=args.k, audience=args.audience)
+            except database_errors() as exc:
+                raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
+            except (LabError, ValueError) as exc:
+                if not number:
+                    raise
+                skipped += 1
+                _skip(number, f"was refused ({' '.join(str(exc).split())})")
+                continue
             if args.json:
                 print(json.dumps({"question": question, "hits": [
                     {"page_id": h.page_id, "title": h.title, "section": h.section, "url": h.url,
@@ -79,22 +115,47 @@ def search_command(args: argparse.Namespace) -> int:
             for rank, hit in enumerate(hits, 1):
                 print(f"  {rank:2d}. {hit.label}  ({hit.score:.4f})\n      {hit.url or '(no url)'}")
             print(flush=True)
+    return ExitCode.SKIPPED if skipped else ExitCode.OK
+
+
+def _check_command(args: argparse.Namespace) -> int:
+    """``search --check``: read the whole index file and say whether it is sound, without searching."""
+    from lab.index import database_errors
+
+    if args.question:
+        raise CommandFailure(ExitCode.USAGE, "search --check verifies the index and answers no question; leave the "
+                                             "question out")
+    with open_existing_index(args.db) as store:
+        try:
+            problems = store.integrity_problems()
+            chunks = store.count_chunks()
+        except database_errors() as exc:
+            raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
+    if problems:
+        raise CommandFailure(ExitCode.DATABASE, rebuild_hint(
+            f"--db {args.db} is damaged ({problems[0]}); move it aside or delete it, then build the index again",
+            args.db, True))
+    print(f"ok: {args.db} is a sound index ({chunks} chunks)")
     return ExitCode.OK
 
 
 def ask_command(args: argparse.Namespace) -> int:
     """Print the cited answer to one question and its sources, or the abstention and why."""
     from lab.answering import ALLERGY_RULE, Answerer
+    from lab.index import database_errors
 
     question = " ".join(args.question).strip()
     if not question:
         raise CommandFailure(ExitCode.USAGE, "ask needs a question, e.g. python -m lab ask --db kb.sqlite "
                                              "'¿Abren el 1 de mayo?'")
     with open_existing_index(args.db) as store:
-        _note_unfiltered(store, args.audience)
-        answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,),
-                            audience=args.audience).fit()
-        answer = answerer.answer(question)
+        try:
+            _note_unfiltered(store, args.audience)
+            answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,),
+                                audience=args.audience).fit()
+            answer = answerer.answer(question)
+        except database_errors() as exc:
+            raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
     print(answer.text)
     if answer.escalated:
         print(f"\n(escalated: {answer.escalated} always go to a person; these sources go with the question)")
@@ -121,7 +182,12 @@ def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
     search.add_argument("--json", action="store_true", help="one JSON object per question")
     search.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
                         help="search only the pages the index stores for this audience (default: every page)")
-    search.add_argument("question", nargs="*", help="the question; none or - reads one per line from stdin")
+    search.add_argument("--check", action="store_true",
+                        help="verify the index file, every page of it, without searching: 'ok' and exit code 0, or "
+                             "one line saying what is damaged and the command that rebuilds it (exit code 4)")
+    search.add_argument("question", nargs="*", help="the question; none or - reads one per line from stdin (a line "
+                                                    "that is not text or is refused is skipped, named on stderr, and "
+                                                    "the search ends with exit code 8)")
     search.set_defaults(func=search_command)
     ask = sub.add_parser("ask", help="answer a question from an index with cited sources, or abstain")
     ask.add_argument("--db", required=True, help="SQLite file of the index")

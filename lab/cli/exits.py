@@ -20,7 +20,10 @@ class ExitCode(IntEnum):
     WAIT = 5  # the server asked to wait longer than --max-wait
     LISTEN = 6  # serve: the address cannot be bound
     GUARDRAIL = 7  # sync: a reconciliation would delete more than allowed and was refused (--force if intended)
+    SKIPPED = 8  # some inputs were refused and skipped, each named on stderr; the others were done
+    BUSY = 9  # index, sync: another run on the same index did not end within --lock-wait; nothing was written
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+    PIPE = 141  # the reader of the output went away (| head): the rest was not printed (128 + SIGPIPE)
 
 class CommandFailure(LabError):
     """Ends a command: one line on stderr and an exit code."""

@@ -76,6 +76,13 @@ def _open_postgres(url: str) -> "IndexStore":
         raise CommandFailure(ExitCode.DATABASE, database_problem(url, exc)) from None
 
 
+def _is_empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError as exc:
+        raise CommandFailure(ExitCode.DATABASE, database_problem(str(path), exc)) from None
+
+
 def _prove_writable(path: Path) -> None:
     """Write inside a transaction and roll it back: a read-only file or folder fails here, not
     after every page has been read."""
@@ -109,6 +116,9 @@ def open_existing_index(path: str) -> "IndexStore":
     if not index_file_exists(path):
         raise CommandFailure(ExitCode.DATABASE, f"--db {path}: no index there; build one first with "
                                                 f"python -m lab index --db {path}")
+    if _is_empty(where):  # SQLite would make an empty index of it, and a search never creates one
+        raise CommandFailure(ExitCode.DATABASE, f"--db {path} is an empty file (0 bytes), not an index; build one "
+                                                f"there with python -m lab index --db {path}")
     try:
         return IndexStore(where)
     except IndexOpenError as exc:

@@ -7,7 +7,8 @@ import argparse
 import datetime
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,11 +44,18 @@ def indexer_command(args: argparse.Namespace, kind: str) -> int:
 
 def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"]:
     """Run ``index`` or ``sync``: the exit code and the run's report (a failure raises :class:`CommandFailure`)."""
+    interruptible()
+    token = token_from_env(args.token_env)
+    index_file_exists(args.db)  # a folder, or a path it may not look into, is refused before the lock
+    with _one_run_at_a_time(args.db, args.lock_wait):
+        return _locked_run(args, kind, token)
+
+
+def _locked_run(args: argparse.Namespace, kind: str, token: str) -> tuple[int, "SyncReport"]:
+    """:func:`_indexer_run` once this process holds the index's run lock."""
     from lab.index import database_errors
     from lab.ingest.sync import GuardrailError
 
-    interruptible()
-    token = token_from_env(args.token_env)
     created = not index_file_exists(args.db)
     store = open_index(args.db)
     finished = False
@@ -75,6 +83,31 @@ def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"
         store.close()
         if created and not finished and not kept:  # a first index that failed leaves no empty file behind
             Path(args.db).unlink(missing_ok=True)
+
+
+@contextmanager
+def _one_run_at_a_time(path: str, wait: float) -> Iterator[None]:
+    """Hold the index's run lock (a hidden ``.name.lock`` file beside it): a second ``index`` or ``sync`` of
+    one file waits for the first to end, up to ``wait`` seconds, then plans against what the first
+    wrote. In PostgreSQL the workspace's advisory lock orders the writes instead."""
+    from lab.file_lock import FileLockError, exclusive_lock, lock_path_for
+
+    if path.startswith(("postgresql://", "postgres://")) or path.strip() in ("", ":memory:"):
+        yield  # no file to lock beside (open_index refuses a path that names no file)
+        return
+
+    def announce() -> None:
+        print(f"waiting for another index or sync of {path} to end (up to {wait:g} s, --lock-wait)", flush=True)
+
+    try:
+        with exclusive_lock(path, timeout=wait, on_wait=announce):
+            yield
+    except FileLockError as exc:
+        if not lock_path_for(path).exists():
+            raise CommandFailure(ExitCode.DATABASE, f"--db {path}: {exc}") from None
+        raise CommandFailure(ExitCode.BUSY, f"another index or sync of {path} was still running after --lock-wait "
+                                            f"{wait:g} s; {path} is unchanged: run again when it has ended, or raise "
+                                            "--lock-wait") from None
 
 
 def _staged(store: "IndexStore") -> int:
@@ -211,6 +244,9 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                              "as its index: a sync with another reads every page again")
     parser.add_argument("--db", required=True, help="SQLite file of the index")
     parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
+    parser.add_argument("--lock-wait", type=SECONDS, default=900.0, metavar="SECONDS",
+                        help="wait this long for another index or sync of the same --db to end before giving up with "
+                             "exit code 9 (default 900)")
     parser.add_argument("--max-wait", type=SECONDS, default=300.0,
                         help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
     parser.add_argument("--recipe", choices=RECIPE_NAMES, default=DEFAULT_RECIPE,

@@ -159,6 +159,14 @@ class IndexDatabase:
             raise
         self._db.execute("COMMIT")
 
+    def integrity_problems(self) -> list[str]:
+        """What SQLite's integrity check finds wrong with the file, every page of it read (none: it is sound).
+        A damaged page may also raise ``sqlite3.DatabaseError``; PostgreSQL checks its own pages."""
+        if self.backend != "sqlite":
+            return []
+        found = [str(row[0]) for row in self._db.execute("PRAGMA integrity_check").fetchall()]
+        return [] if found == ["ok"] else found
+
     def generation(self) -> int:
         """How many times a sync or full index has published into this index."""
         return int(self.get_meta("generation") or 0)

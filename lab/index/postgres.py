@@ -30,7 +30,7 @@ __all__ = ["PostgresConnection", "PostgresTarget", "is_postgres_url", "password_
 
 MIN_SERVER_VERSION = 130000  # PostgreSQL 13: statement triggers with transition tables, EXECUTE FUNCTION
 DEFAULT_WORKSPACE = "default"
-_WORKSPACE = re.compile(r"^[a-z0-9_]{1,40}$")
+_WORKSPACE = re.compile(r"[a-z0-9_]{1,40}")
 _LOCK_CLASS = 0x1AB  # the advisory lock space of the lab's workspaces
 
 
@@ -43,9 +43,14 @@ def password_to_environment(url: str) -> str:
     """``url`` without its password, which moves to ``PGPASSWORD`` (libpq reads it there): a command that
     prints its ``--db`` can then never print the password."""
     parts = urlsplit(url)
-    if parts.password is None:
+    pairs = [piece.partition("=") for piece in parts.query.split("&")]
+    in_query = [unquote(value) for key, _, value in pairs if unquote(key) == "password"]  # as libpq decodes it
+    if in_query:  # libpq takes a password= parameter over the one in the address
+        os.environ["PGPASSWORD"] = in_query[-1]
+    elif parts.password is not None:
+        os.environ["PGPASSWORD"] = unquote(parts.password)
+    else:
         return url
-    os.environ["PGPASSWORD"] = unquote(parts.password)
     return PostgresTarget.shown(url)
 
 
@@ -57,7 +62,7 @@ class PostgresTarget:
         query = parse_qsl(parts.query, keep_blank_values=True)
         workspaces = [value for key, value in query if key == "workspace"]
         self.workspace = workspaces[-1] if workspaces else DEFAULT_WORKSPACE
-        if not _WORKSPACE.match(self.workspace):
+        if not _WORKSPACE.fullmatch(self.workspace):  # match lets a final newline through
             raise IndexOpenError(self.shown(url), f"names the workspace {self.workspace!r}; a workspace is 1 to 40 "
                                  "lower-case letters, digits or underscores")
         self.conninfo = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query if k != "workspace"])))

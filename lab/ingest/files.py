@@ -12,6 +12,11 @@ cache keyed by the generation knows when to forget.
 What the run reads is decided in :mod:`lab.ingest.folder_reading`: regular files only, no
 symbolic link followed (each is listed in the report), every file checked as text as it is read.
 
+A file the run refuses (not text, too large, unreadable, a name that is not UTF-8, a document that
+cannot be converted or is past a converter's limit) is skipped and listed in the report with the
+reason (``files_skipped``); the others are ingested, and a skipped file's chunks from an earlier run
+stay as they were. ``strict=True`` refuses the whole run instead, before anything is written.
+
 A run that would delete more than ``max_delete_share`` of the source's chunks refuses and
 writes nothing (a partial checkout or a wrong path looks exactly like mass deletion); run it
 again with ``force=True`` if the files really went. A run with nothing to do writes nothing. A
@@ -33,14 +38,14 @@ from typing import Any
 import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
-from lab.chunking.conversion import CONVERTERS, document_markdown
+from lab.chunking.conversion import CONVERTERS, DocumentConversionError, document_markdown
 from lab.embedders import DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches
 from lab.errors import LabError
 from lab.index import IndexStore, IngestedFile
 from lab.index.serving import SwitchPendingError, require_serving
 from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
 from lab.ingest.folder_reading import (FileNameError, FileNotReadableError, FileNotTextError, FileTooLargeError,
-                                       FolderNotFoundError, file_text, read_folder)
+                                       FolderNotFoundError, file_text, read_folder, refusal_reason)
 from lab.ingest.replanning import check_unmoved, publish_with_replanning
 
 __all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "FileNameError", "FileTooLargeError",
@@ -138,7 +143,8 @@ class IngestReport:
 
     ``chunks_stale``: chunks whose chunker changed since they were cut (their files were cut
     again); ``texts_embedded``: texts sent to the embedder, in ``batches`` calls;
-    ``links_skipped``: the symbolic links found under the folder, none of them followed.
+    ``links_skipped``: the symbolic links found under the folder, none of them followed;
+    ``files_skipped``: each file refused and skipped, with the reason (a run that is not strict).
     """
 
     model: str
@@ -159,6 +165,7 @@ class IngestReport:
     deleted_ids: tuple[str, ...] = ()
     attempts: int = 1  # 2 or more: another run published while this one read, and it planned again
     links_skipped: tuple[str, ...] = ()
+    files_skipped: tuple[tuple[str, str], ...] = ()
 
     @property
     def wrote(self) -> bool:
@@ -167,7 +174,8 @@ class IngestReport:
 
     def as_row(self) -> dict[str, Any]:
         """The counts as one table row (the lists of ids and links left out)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("changed_ids", "deleted_ids", "links_skipped")}
+        return {k: v for k, v in asdict(self).items()
+                if k not in ("changed_ids", "deleted_ids", "links_skipped", "files_skipped")}
 
 
 @dataclass
@@ -184,6 +192,7 @@ class _Plan:
     stale: int = 0
     removed_files: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    refused: dict[str, str] = field(default_factory=dict)  # path -> why it was skipped
 
 
 def _row(chunk: Chunk) -> dict[str, Any]:
@@ -215,9 +224,12 @@ def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers
 
 
 def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
-          model: str | None) -> _Plan:
+          model: str | None, refused: dict[str, str] | None = None) -> _Plan:
+    """What the run writes; with ``refused`` (a run that is not strict) a file that cannot be converted is
+    added to it and skipped, keeping its chunks from an earlier run, instead of refusing the run."""
     known, links = store.ingested_files(source), store.file_chunk_ids(source)
     plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
+    plan.refused = dict(refused or {})
     kept: set[str] = set()
     owners: dict[str, str] = {}  # chunk id -> the file it comes from, to catch two files sharing an id
     recut: list[Chunk] = []
@@ -230,7 +242,16 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
             continue
         if record and not recipe.made(record):
             plan.stale += len(links.get(path, ()))
-        chunks = chunkers.split(path, chunkers.text(path, data))
+        try:
+            text = chunkers.text(path, data)
+        except (FileNotTextError, DocumentConversionError) as error:
+            if refused is None:
+                raise
+            plan.refused[path] = refusal_reason(error)
+            kept.update(links.get(path, ()))  # its chunks from an earlier run stay as they were
+            _claim(owners, links.get(path, ()), path, files)
+            continue
+        chunks = chunkers.split(path, text)
         plan.records.append(IngestedFile(path=path, content_hash=digest, chunker=recipe.name,
                                          chunker_params=recipe.params, chunker_version=recipe.version))
         plan.ids_by_file[path] = [c.id for c in chunks]
@@ -243,7 +264,7 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
         stored = {cid: fingerprint for cid, (_, fingerprint) in store.page_chunks((), ids).items()}
         rows = {row["id"]: row for row in store.chunks(model, ids)} if model in store.models() else {}
         _compare(plan, recut, stored, rows)
-    plan.removed_files = sorted(set(known) - set(files))
+    plan.removed_files = sorted(set(known) - set(files) - set(plan.refused))
     gone = {cid for path in plan.removed_files + [r.path for r in plan.records] for cid in links.get(path, ())}
     plan.deleted = sorted(gone - kept)
     return plan
@@ -303,8 +324,11 @@ def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dic
 
 def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, *, source: str = "docs",
                   chunkers: FileChunkers | None = None, batch_size: int = DEFAULT_BATCH_SIZE,
-                  max_delete_share: float = 0.5, force: bool = False) -> IngestReport:
+                  max_delete_share: float = 0.5, force: bool = False, strict: bool = False) -> IngestReport:
     """Make ``store``'s chunks of ``source`` mirror the files under ``root``; what the run did.
+
+    A file the run refuses is skipped and listed in ``files_skipped``; with ``strict`` it raises its
+    error instead (:mod:`lab.ingest.folder_reading` lists them), and nothing is written.
 
     Raises :class:`~lab.ingest.deletion_guardrail.GuardrailError` (nothing written) when the run would delete
     more than ``max_delete_share`` of the source's chunks and ``force`` is not set;
@@ -320,10 +344,10 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
 
     def attempt(number: int) -> IngestReport:  # the folder and the index are read afresh each time
         _check_model(store, model)
-        folder = read_folder(Path(root), chunkers)
+        folder = read_folder(Path(root), chunkers, strict=strict)
         files = folder.files
         with store.read_transaction():
-            plan = _plan(store, source, files, chunkers, model)
+            plan = _plan(store, source, files, chunkers, model, None if strict else folder.refused)
         check_deletion_share(
             len(plan.deleted), plan.total, max_delete_share, force=force, run="this run", scope=f"of {source!r}",
             explanation=f" and {len(plan.removed_files)} of its files are missing: nothing was written. Check the "
@@ -338,7 +362,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
             chunks_total=sum(len(ids) for ids in store.file_chunk_ids(source).values()),
             texts_embedded=embedded.texts, batches=embedded.batches, tokens_embedded=embedded.tokens,
             generation=generation, changed_ids=tuple(sorted(plan.changed)), deleted_ids=tuple(plan.deleted),
-            attempts=number, links_skipped=folder.links_skipped)
+            attempts=number, links_skipped=folder.links_skipped, files_skipped=tuple(sorted(plan.refused.items())))
 
     return publish_with_replanning(store, attempt)
 

@@ -7,27 +7,28 @@ The run reads the regular files under the folder whose suffix has a chunker, and
   of it would put into the index (and into answers citing it) a file nobody put in the folder,
   and could loop. Each link found is listed in the run's report (``links_skipped``), not read.
 - A folder the run cannot list stops the run: its files would otherwise read as deleted.
-- A file name that is not UTF-8 stops the run (a path in the index, an id and a citation are
-  text), as does a file larger than :data:`MAX_FILE_BYTES`, one that cannot be read, and one that
+- A file name that is not UTF-8 is refused (a path in the index, an id and a citation are
+  text), as is a file larger than :data:`MAX_FILE_BYTES`, one that cannot be read, and one that
   is not text: bytes that are not UTF-8, a NUL byte (a binary file, or UTF-16 text), or more than
   one control character in a hundred (a single one is let through).
 
-Each stop is an error that names the file and the fix, raised before anything is embedded or
-written.
+Each refusal is an error that names the file and the fix. A strict run raises it before anything
+is embedded or written; otherwise the file is skipped and listed with the reason
+(:attr:`FolderFiles.refused`), so that one bad file does not keep every other from the index.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from lab.errors import LabError
 
 __all__ = ["MAX_FILE_BYTES", "FolderNotFoundError", "FileNotReadableError", "FileNotTextError", "FileNameError",
-           "FileTooLargeError", "FolderFiles", "read_folder", "file_text"]
+           "FileTooLargeError", "FolderFiles", "read_folder", "file_text", "refusal_reason"]
 
 #: Larger than any page of documentation; a larger file is a dump or a build output, not a page to cut.
 MAX_FILE_BYTES = 16 * 2**20
@@ -67,18 +68,34 @@ class FolderFiles:
 
     files: dict[str, bytes]
     links_skipped: tuple[str, ...]
+    refused: dict[str, str] = field(default_factory=dict)  # relative path -> why it was skipped (not strict)
 
 
-def read_folder(root: Path, chunkers: _Suffixes) -> FolderFiles:
+def read_folder(root: Path, chunkers: _Suffixes, *, strict: bool = True) -> FolderFiles:
     """The bytes of every regular file under ``root`` that ``chunkers`` claims, by relative path in order,
-    and the symbolic links found (not followed)."""
+    and the symbolic links found (not followed). ``strict``: a refused file raises; else it is skipped and
+    listed in ``refused`` with the reason."""
     if not root.is_dir():  # an empty listing would read as "every file was deleted"
         raise FolderNotFoundError(f"{root} is not a folder: check the path (nothing was read or written)")
-    paths, links = _list(root, chunkers)
-    return FolderFiles(files={path: _read_bytes(root, path) for path in paths}, links_skipped=tuple(links))
+    refused: dict[str, str] = {}
+    paths, links = _list(root, chunkers, None if strict else refused)
+    files = {}
+    for path in paths:
+        try:
+            files[path] = _read_bytes(root, path)
+        except (FileNotReadableError, FileTooLargeError) as error:
+            if strict:
+                raise
+            refused[path] = refusal_reason(error)
+    return FolderFiles(files=files, links_skipped=tuple(links), refused=dict(sorted(refused.items())))
 
 
-def _list(root: Path, chunkers: _Suffixes) -> tuple[list[str], list[str]]:
+def refusal_reason(error: BaseException) -> str:
+    """A refusal's message without the sentence a strict run adds (a skipping run writes the other files)."""
+    return str(error).replace(f" {_NOTHING_WRITTEN}", "")
+
+
+def _list(root: Path, chunkers: _Suffixes, refused: dict[str, str] | None) -> tuple[list[str], list[str]]:
     """Relative paths of the files to read and of the links skipped, each sorted; folders are walked
     without recursion, so no depth of nesting can exhaust the stack."""
     files, links, pending = [], [], [root]
@@ -104,10 +121,17 @@ def _list(root: Path, chunkers: _Suffixes) -> tuple[list[str], list[str]]:
                 elif entry.is_file(follow_symlinks=False) and chunkers.chunker(entry.name):
                     _check_name(relative)
                     files.append(relative)
+            except FileNameError as error:
+                if refused is None:
+                    raise
+                refused[_shown(relative)] = refusal_reason(error)
             except OSError as error:  # it vanished, or cannot be looked at, since the folder was listed
-                raise FileNotReadableError(f"{_shown(relative)} cannot be read ({error.strerror or error}): give the "
-                                           f"run read access to it or move it out of the folder. {_NOTHING_WRITTEN}"
-                                           ) from None
+                problem = FileNotReadableError(f"{_shown(relative)} cannot be read ({error.strerror or error}): give "
+                                               f"the run read access to it or move it out of the folder. "
+                                               f"{_NOTHING_WRITTEN}")
+                if refused is None:
+                    raise problem from None
+                refused[_shown(relative)] = refusal_reason(problem)
     return sorted(files), sorted(links)
 
 

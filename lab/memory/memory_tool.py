@@ -199,6 +199,8 @@ class MemoryDirectory:
             raise MemoryToolError(f"{name} takes {', '.join(fields)}; "
                                   + (f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"))
         arguments = {field: command[field] for field in fields if field in command}
+        for field, value in arguments.items():
+            _check_encodable(value, field)
         return getattr(self, name)(**arguments)
 
     # -- helpers ----------------------------------------------------------------------------
@@ -284,6 +286,17 @@ _COMMANDS: dict[str, dict[str, bool]] = {
 def _check_string(value: object, name: str) -> None:
     if not isinstance(value, str):
         raise MemoryToolError(f"{name} must be a string, got {type(value).__name__}")
+
+
+def _check_encodable(value: object, name: str) -> None:
+    """Refuse a string that is not text: a lone surrogate (what a JSON ``\\udcff`` escape decodes to) has no
+    UTF-8 form, so no file can hold it and no message may quote it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise MemoryToolError(f"{name} holds a lone surrogate ({ascii(value[error.start])} at character "
+                                  f"{error.start}), which is not text; send it as UTF-8 text") from None
 
 
 def _unique_occurrence(content: str, old: str, path: str) -> int:
