@@ -33,7 +33,7 @@ def serve_command(args: argparse.Namespace) -> int:
                           p_overload=args.p_overload)
     workspace = Workspace.from_spec(_spec(args.workspace), WallClock())
     first = next(iter(workspace.integrations))  # the bakery's is the knowledge-base indexer
-    # Every other integration's token and the cursor key derive from this token, not from the seed.
+    # Every other integration's token derives from this token, not from the seed.
     simulator = NotionSimulator(workspace, clock=workspace.clock, limits=limits, seed=args.seed,
                                 tokens={first: token}, secret=token)
     try:
@@ -97,7 +97,6 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
                             f"seconds (default {IDLE_TIMEOUT:g})")
     serve.add_argument("--token", default=None,
                        help=f"token of the workspace's first integration, the bakery's knowledge-base indexer "
-                            f"(default: {DEFAULT_SERVE_TOKEN}); the other integrations' tokens and the cursor key "
-                            "derive from it")
+                            f"(default: {DEFAULT_SERVE_TOKEN}); the other integrations' tokens derive from it")
     serve.add_argument("--verbose", action="store_true", help="print one line per request")
     serve.set_defaults(func=serve_command)

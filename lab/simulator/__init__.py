@@ -1,6 +1,6 @@
 """A faithful simulator of the Notion API (read side): the workspace model and its edits, routing,
-filters, signed cursors, rate limits and faults, Notion-shaped errors, an in-process ``requests``
-transport and an HTTP server, and the lab's ready-made workspaces.
+filters, cursors formed as Notion forms them, rate limits and faults, Notion-shaped errors, an
+in-process ``requests`` transport and an HTTP server, and the lab's ready-made workspaces.
 
 >>> from lab.simulator import bakery_simulator, in_process_session
 """

@@ -1,51 +1,42 @@
-"""Opaque pagination cursors: signed so that a client can copy them but never forge one."""
+"""Pagination cursors as Notion forms them: the id of the first item of the next page.
+
+For ``GET /v1/blocks/{id}/children`` Notion's ``next_cursor`` is the id of the next block; for a
+data source (or database) query and for search, the id of the next page or data source. Code in
+use relies on that, sometimes by mistake (a loader that lists the children of its ``next_cursor``
+"works" on Notion only because the cursor is a block id), so the simulator forms cursors the same
+way and such code behaves here as it does there.
+
+A cursor is accepted only where it could have been issued: it must be a well-formed id of an item
+in the listing being asked for (same parent, same query, same search, within the first
+10,000 results of a query). The listing then resumes at that item's position now. An item trashed,
+unshared or filtered out since its id was handed out is no longer in the listing, so its cursor is
+refused with the same 400 (ours: Notion documents nothing for that case).
+"""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
+from typing import Iterable
 
 from lab.simulator.errors import APIError, validation_error
+from lab.simulator.ids import is_uuid, normalise_id
 from lab.simulator.json_wire import shown
 
-__all__ = ["CursorCodec"]
-
-_MAX_CURSOR_LENGTH = 200  # the ones this codec issues are about 30 characters
+__all__ = ["resume_position"]
 
 
-class CursorCodec:
-    """Encode a list position for one listing (its scope) into a token only this server accepts."""
-
-    def __init__(self, secret: bytes) -> None:
-        self._secret = secret
-
-    def _sign(self, payload: bytes) -> str:
-        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()[:20]
-
-    def encode(self, scope: str, offset: int) -> str:
-        payload = f"{offset}".encode()
-        token = base64.urlsafe_b64encode(payload).decode().rstrip("=")
-        return f"{token}.{self._sign(scope.encode() + b'|' + payload)}"
-
-    def decode(self, cursor: object, scope: str) -> int:
-        """The offset a cursor stands for, or a 400 if it was not issued for this listing."""
-        if (not isinstance(cursor, str) or "." not in cursor or len(cursor) > _MAX_CURSOR_LENGTH
-                or not cursor.isascii()):  # compare_digest takes ASCII strings only
-            raise _invalid(cursor)
-        token, signature = cursor.rsplit(".", 1)
-        try:
-            payload = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-            offset = int(payload.decode())
-        except (ValueError, UnicodeDecodeError):
-            raise _invalid(cursor) from None
-        expected = self._sign(scope.encode() + b"|" + payload)
-        if not hmac.compare_digest(expected, signature) or offset < 0:
-            raise _invalid(cursor)
-        return offset
+def resume_position(cursor: object, ids: Iterable[str]) -> int:
+    """Where a listing whose items have ``ids`` (dashed, in order) resumes for ``cursor``, or a 400
+    if the cursor names no item of it."""
+    if not isinstance(cursor, str) or not is_uuid(cursor):
+        raise _invalid(cursor)
+    wanted = normalise_id(cursor)
+    for position, item_id in enumerate(ids):
+        if item_id == wanted:
+            return position
+    raise _invalid(cursor)
 
 
 def _invalid(cursor: object) -> APIError:
-    """Notion's 400 for a cursor it did not issue; the cursor is echoed, cut short if long."""
+    """Notion's 400 for a cursor that names no item of the listing; echoed, cut short if long."""
     echoed = cursor if isinstance(cursor, str) else shown(cursor)
     return validation_error(f"The start_cursor provided is invalid: {echoed[:100]}")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 import numpy as np
 
 from lab.clock import Clock
-from lab.simulator.cursors import CursorCodec
+from lab.simulator.cursors import resume_position
 from lab.simulator.errors import APIError, not_found, validation_error
 from lab.simulator.filters import compile_filter, compile_sorts
 from lab.simulator.ids import is_uuid, normalise_id, object_id
@@ -28,7 +28,7 @@ from lab.simulator.limits import LimitsConfig, RateLimiter
 from lab.simulator.objects import (LATEST_VERSION, block_object, bot_user_object, data_source_object,
                                 database_object, page_as_block, page_object)
 from lab.simulator.versions import API_VERSIONS, MULTI_SOURCE_MINIMUM, SERVED_VERSIONS, api_version
-from lab.simulator.tokens import cursor_key, default_token, derived_token
+from lab.simulator.tokens import default_token, derived_token
 from lab.simulator.workspace import DataSource, Integration, Page, Workspace, revision
 
 if TYPE_CHECKING:
@@ -159,11 +159,10 @@ class NotionSimulator:
     clock : simulated or wall clock; with a simulated clock each request advances it by a
         latency drawn from a seeded log-normal distribution.
     limits : plan, window budgets and fault probabilities.
-    seed : seeds latency, injected faults, request ids and, without ``secret``, the tokens and
-        the cursor key.
+    seed : seeds latency, injected faults, request ids and, without ``secret``, the tokens.
     tokens : integration key -> token, for the integrations whose token the caller chooses.
-    secret : when given (a served simulator), every other integration's token and the cursor
-        key derive from it (:func:`lab.simulator.tokens.derived_token`), not from the seed.
+    secret : when given (a served simulator), every other integration's token derives from it
+        (:func:`lab.simulator.tokens.derived_token`), not from the seed.
     served_log_size : lines of :attr:`served` kept, the most recent (memory stays flat).
     """
 
@@ -181,7 +180,6 @@ class NotionSimulator:
         self.latency_median = latency_median
         self.latency_sigma = latency_sigma
         self.max_body_bytes = max_body_bytes
-        self._cursors = CursorCodec(cursor_key(seed, secret))
         issued = {key: default_token(key, seed) if secret is None else derived_token(secret, key)
                   for key in workspace.integrations}
         self._tokens = {token: key for key, token in (issued | dict(tokens or {})).items()}
@@ -352,18 +350,21 @@ class NotionSimulator:
                                    f"and ≥ 1, instead was `{raw}`.")
         return raw
 
-    def _paginate(self, items: list[Any], render: Callable[[Any], dict[str, Any]], scope: str,
+    def _paginate(self, items: list[Any], render: Callable[[Any], dict[str, Any]], item_id: Callable[[Any], str],
                   params: Mapping[str, Any], where: str, list_type: str, limit: int | None = None) -> dict[str, Any]:
-        """One page of a listing; only the returned window is rendered, so long lists stay cheap."""
+        """One page of a listing; only the returned window is rendered, so long lists stay cheap.
+
+        ``item_id`` gives the id an item is printed with: the next item's id is the page's
+        ``next_cursor``, as Notion forms it (:mod:`lab.simulator.cursors`)."""
         size = self._page_size(params.get("page_size"), where)
         cursor = params.get("start_cursor")
-        offset = self._cursors.decode(cursor, scope) if cursor is not None else 0
         total = len(items) if limit is None else min(len(items), limit)
+        offset = 0 if cursor is None else resume_position(cursor, (item_id(items[i]) for i in range(total)))
         window = items[offset:min(offset + size, total)]
         end = offset + len(window)
         has_more = end < total
         body: dict[str, Any] = {"object": "list", "results": [render(item) for item in window],
-                                "next_cursor": self._cursors.encode(scope, end) if has_more else None,
+                                "next_cursor": item_id(items[end]) if has_more else None,
                                 "has_more": has_more, "type": list_type, list_type: {}}
         if limit is not None and len(items) > limit and end >= total:
             body["request_status"] = {"type": "incomplete", "incomplete_reason": "query_result_limit_reached"}
@@ -436,7 +437,10 @@ class NotionSimulator:
                 return database_object(obj, request.version)
             return data_source_object(obj, request.version)
 
-        return self._paginate(results, render, scope, params, "body", version.list_type)
+        def item_id(obj: Any) -> str:
+            return obj[0].database_id if isinstance(obj, list) else obj.id
+
+        return self._paginate(results, render, item_id, params, "body", version.list_type)
 
     def _query_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
         ds = self.workspace.data_sources.get(ds_id)
@@ -464,7 +468,7 @@ class NotionSimulator:
             for key, descending in reversed(sort_keys):  # stable sorts, last key first
                 rows.sort(key=key, reverse=descending)
             self._listings.put(ws, request.integration.key, scope, rows)
-        return self._paginate(rows, lambda p: page_object(ws, p, request.version), scope, params, "body",
+        return self._paginate(rows, lambda p: page_object(ws, p, request.version), _own_id, params, "body",
                               api_version(request.version).list_type, limit=QUERY_RESULT_LIMIT)
 
     def _database_sources(self, request: _Request, database_id: str) -> list[DataSource]:
@@ -519,9 +523,13 @@ class NotionSimulator:
             raise not_found("block", block_id, request.integration)
         self._check_keys(request.query, ("start_cursor", "page_size"), "query")
         children = [ws.blocks[c] for c in ws.children_of(block_id) if not ws.blocks[c].in_trash]
-        return self._paginate(children, lambda b: block_object(ws, b, request.version), "children/" + block_id,
-                              request.query, "query", "block")
+        return self._paginate(children, lambda b: block_object(ws, b, request.version), _own_id, request.query,
+                              "query", "block")
 
     def _me(self, request: _Request) -> dict[str, Any]:
         return bot_user_object(self.workspace, request.integration, plan=self.limits.plan)
 
+
+def _own_id(item: Page | Any) -> str:
+    """The id a page or a block is printed with (its cursor when it starts the next page)."""
+    return item.id

@@ -1,9 +1,9 @@
-"""The simulator's secrets: each integration's token and the key that signs pagination cursors.
+"""The simulator's secrets: each integration's token.
 
 In process they derive from the seed, so a lesson is reproducible run after run (and anyone who
 reads this file can compute them, which is harmless without a socket). A served simulator is
-given a secret instead (``python -m lab serve --token T``): every token and the cursor key are
-then HMACs of that secret, so nothing that lets a client in can be computed from the source.
+given a secret instead (``python -m lab serve --token T``): every token is then an HMAC of that
+secret, so nothing that lets a client in can be computed from the source.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-__all__ = ["default_token", "derived_token", "cursor_key"]
+__all__ = ["default_token", "derived_token"]
 
 
 def default_token(integration_key: str, seed: int = 0) -> str:
@@ -25,10 +25,3 @@ def derived_token(secret: str, integration_key: str) -> str:
     nobody else can."""
     digest = hmac.new(secret.encode(), f"lab-notion-token/{integration_key}".encode(), hashlib.sha256).hexdigest()
     return "ntn_" + digest[:46]
-
-
-def cursor_key(seed: int, secret: str | None = None) -> bytes:
-    """The key that signs cursors: from ``secret`` when there is one, else from the seed."""
-    if secret is not None:
-        return hmac.new(secret.encode(), b"lab-cursor", hashlib.sha256).digest()
-    return hashlib.sha256(f"lab-cursor/{seed}".encode()).digest()
