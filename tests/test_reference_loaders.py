@@ -21,7 +21,7 @@ from lab.client import NoPacing
 from lab.ingest.reading import PUBLISHABLE_PROPERTY, read_knowledge_base
 from lab.simulator import KB_INTEGRATION, LimitsConfig, bakery_simulator
 from lab.testing import ServedNotion
-from tests.notion_fixtures import make_client
+from tests.notion_fixtures import make_client, small_spec
 
 pytestmark = pytest.mark.slow
 SEED = 44
@@ -165,3 +165,38 @@ def test_official_sdk_reads_databases_search_pages_and_blocks(served, database_i
     assert page["parent"]["database_id"] == database_id
     assert page["parent"]["type"] == ("database_id" if version == "2022-06-28" else "data_source_id")
     assert notion.blocks.children.list(block_id=page["id"])["results"]
+
+
+@pytest.fixture(scope="module")
+def long_page() -> Iterator[ServedNotion]:
+    """A workspace whose page ``faq-larga`` holds 260 paragraphs, the 101st a toggle with one child."""
+    spec = small_spec()
+    [long] = [page for page in spec["pages"] if page["key"] == "faq-larga"]
+    long["blocks"][100] = {"type": "toggle", "text": "línea 100",
+                           "children": [{"type": "paragraph", "text": "dentro de la línea 100"}]}
+    with ServedNotion(spec, limits=UNLIMITED, seed=SEED) as notion:
+        yield notion
+
+
+def test_both_loaders_take_a_next_cursor_for_a_block_id_and_lose_a_long_pages_tail_as_on_notion(
+        served, loaders, long_page, monkeypatch) -> None:
+    """Both loaders list the children of their ``next_cursor`` as if it were a block (LlamaIndex's
+    ``_read_block``, LangChain's ``_load_blocks``). On Notion the cursor of a block listing is the id of
+    the next block, so after the first 100 children the loader lists the children of the 101st block,
+    which it never reads itself, and stops when that short listing says ``has_more`` false. No error
+    is raised: a page of 260 top-level blocks comes back as its first 100, plus the 101st block's child.
+    The simulator forms cursors as Notion does, so the loaders lose the same blocks here."""
+    for name, (_, urls) in LOADERS.items():
+        for url in urls:
+            monkeypatch.setattr(loaders[name], url, getattr(loaders[name], url).replace(served.base_url,
+                                                                                        long_page.base_url))
+    page = long_page.page_id("faq-larga")
+    database_id = long_page.workspace.data_sources[long_page.data_source_id("kb")].database_id
+    llama = loaders["llama_index"].NotionPageReader(integration_token=long_page.token).load_data(page_ids=[page])
+    langchain = loaders["langchain"].NotionDBLoader(long_page.token, database_id).load()
+    texts = {"llama_index": llama[0].text,
+             "langchain": next(doc.page_content for doc in langchain if doc.metadata["id"] == page)}
+    expected = [f"línea {i}" for i in range(100)] + ["dentro de la línea 100"]
+    for name, text in texts.items():
+        assert [line.strip() for line in text.splitlines() if line.strip()] == expected, name
+    assert all(r.status == 200 for r in long_page.requests)  # nothing refused: the loss is silent
