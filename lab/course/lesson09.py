@@ -13,7 +13,7 @@ from lab.simulator.workspaces import bakery_simulator
 
 __all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "lesson_server", "key_figures"]
 
-SEED = 9  # seeds latency, injected faults, request ids and the cursor key
+SEED = 9  # seeds latency, injected faults and request ids
 FAULTS = LimitsConfig(p_workspace=0.03, p_overload=0.01)  # lesson 02's declared fault rates
 POLICY = "politica-cancelaciones"  # the page whose top-level blocks the exercises list
 OTHER_PAGE = "faq-cambios-y-cancelaciones"  # a second listing, for a borrowed cursor

@@ -52,12 +52,13 @@ def _cursors() -> dict:
     sim = bakery_simulator(seed=SEED)
     client = _client(sim, pacer=NoPacing())
     policy, other = sim.workspace.page_id(POLICY), sim.workspace.page_id(OTHER_PAGE)
-    first = client.blocks.children.list(policy, page_size=5)
-    forged = _refusal(lambda: client.blocks.children.list(policy, start_cursor=first["results"][1]["id"]))
-    borrowed = _refusal(lambda: client.blocks.children.list(other, start_cursor=first["next_cursor"]))
-    if forged is None:
-        raise AssertionError("the simulator accepted a block id as a cursor")
-    return {"status": forged.status, "code": forged.code, "borrowed_cursor_accepted": borrowed is None}
+    cursor = client.blocks.children.list(policy, page_size=5)["next_cursor"]
+    borrowed = _refusal(lambda: client.blocks.children.list(other, start_cursor=cursor))
+    if borrowed is None:
+        raise AssertionError("the simulator accepted a cursor from another page's listing")
+    misread = client.blocks.children.list(cursor)  # the cursor taken for a block, as two loaders take it
+    return {"cursor_position": sim.workspace.pages[policy].children.index(cursor), "status": borrowed.status,
+            "code": borrowed.code, "children_of_cursor": len(misread["results"])}
 
 
 def _requests_per_listing(page_size: int) -> int:
