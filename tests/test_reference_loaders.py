@@ -4,23 +4,28 @@ LangChain's ``NotionDBLoader`` and LlamaIndex's ``NotionPageReader`` send ``Noti
 and read databases through ``/v1/databases/{id}/query``. Both run unchanged here (their module's
 ``https://api.notion.com`` swapped for the server's address, nothing else), return every page they
 should, and their text is compared, block by block, with the lab's flattening of the same pages:
-what each loader drops is printed and pinned.
+what each loader drops is printed and pinned, and kept as a recording lesson 09 shows
+(``LOADER_RECORDING``), which a test holds equal to a fresh run. After a deliberate change,
+``python -m tests.test_reference_loaders`` records again.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from importlib.metadata import version as installed
 from types import ModuleType
-from typing import Iterator
+from typing import Any
 
 import pytest
 
-from lab.chunking import flatten_blocks
 from lab.client import NoPacing
+from lab.course.lesson09 import LOADER_RECORDING
 from lab.ingest.reading import PUBLISHABLE_PROPERTY, read_knowledge_base
 from lab.simulator import KB_INTEGRATION, LimitsConfig, bakery_simulator
 from lab.testing import ServedNotion
+from lab.testing.loader_coverage import LoaderRecording, lab_lines, letters, missed_lines, read_recording, write_recording
 from tests.notion_fixtures import make_client, small_spec
 
 pytestmark = pytest.mark.slow
@@ -28,8 +33,66 @@ SEED = 44
 NOTION = "https://api.notion.com"
 PUBLISHABLE = {"property": PUBLISHABLE_PROPERTY, "checkbox": {"equals": True}}
 # Enough requests a minute for three whole reads on the wall clock (Notion's free plan allows 180).
-CONTAINERS = ("column", "synced_block")  # blocks without text of their own that hold others
 UNLIMITED = LimitsConfig(plan="enterprise", connection_budget=100_000, workspace_budget=100_000)
+
+# Each loader's module, the module-level URLs it builds every request from, and its distribution.
+LOADERS = {"langchain": ("langchain_community.document_loaders.notiondb", ("DATABASE_URL", "PAGE_URL", "BLOCK_URL"),
+                         "langchain-community"),
+           "llama_index": ("llama_index.readers.notion.base",
+                           ("BLOCK_CHILD_URL_TMPL", "DATABASE_URL_TMPL", "SEARCH_URL"), "llama-index-readers-notion")}
+
+
+@contextmanager
+def loaders_at(base_url: str) -> Iterator[dict[str, ModuleType]]:
+    """The loaders' modules (imported here, not at collection: 5 s), each with Notion's address swapped
+    for ``base_url`` in its URLs: their base URL, and nothing else, changed."""
+    modules = {name: importlib.import_module(module) for name, (module, _, _) in LOADERS.items()}
+    with pytest.MonkeyPatch.context() as patch:
+        for name, (_, urls, _) in LOADERS.items():
+            for url in urls:
+                patch.setattr(modules[name], url, getattr(modules[name], url).replace(NOTION, base_url))
+        yield modules
+
+
+def database_of(served: ServedNotion) -> str:
+    return served.workspace.data_sources[served.data_source_id("base-de-conocimiento")].database_id
+
+
+def lab_reading() -> dict[str, list[tuple[str, str]]]:
+    """The lab's reading of the publishable pages: page id -> (where, block text) of each flattened line."""
+    sim = bakery_simulator(seed=SEED)
+    read = read_knowledge_base(make_client(sim, KB_INTEGRATION, pacer=NoPacing()))
+    return lab_lines(read.pages, sim.workspace)
+
+
+def load_both(modules: Mapping[str, ModuleType], served: ServedNotion) -> dict[str, list[Any]]:
+    """Each loader's documents for the bakery's knowledge base: LangChain's with the publishable filter,
+    LlamaIndex's for the whole database (it has no filter)."""
+    database_id = database_of(served)
+    return {"langchain": modules["langchain"].NotionDBLoader(served.token, database_id,
+                                                             filter_object=PUBLISHABLE).load(),
+            "llama_index": modules["llama_index"].NotionPageReader(integration_token=served.token)
+            .load_data(database_ids=[database_id])}
+
+
+def texts_of(name: str, documents: list[Any]) -> dict[str, str]:
+    """Page id -> the loader's text of that page."""
+    if name == "langchain":
+        return {doc.metadata["id"]: doc.page_content for doc in documents}
+    return {doc.id_: doc.text for doc in documents}
+
+
+def recordings(modules: Mapping[str, ModuleType], documents: Mapping[str, list[Any]],
+               lines: Mapping[str, list[tuple[str, str]]]) -> list[LoaderRecording]:
+    """What each loader gave, as lesson 09 shows it."""
+    made = {"langchain": ("LangChain NotionDBLoader", "load() with the Publicable filter",
+                          modules["langchain"].NotionDBLoader("-", "-").headers),
+            "llama_index": ("LlamaIndex NotionPageReader", "load_data(database_ids=[...])",
+                            modules["llama_index"].NotionPageReader(integration_token="-").headers)}
+    return [LoaderRecording(loader=label, package=f"{LOADERS[name][2]} {installed(LOADERS[name][2])}",
+                            notion_version=headers["Notion-Version"], call=call, documents=len(documents[name]),
+                            missed=dict(sorted(missed_lines(lines, texts_of(name, documents[name])).items())))
+            for name, (label, call, headers) in made.items()]
 
 
 @pytest.fixture(scope="module")
@@ -38,65 +101,28 @@ def served() -> Iterator[ServedNotion]:
         yield notion
 
 
-# Each loader's module and the module-level URLs it builds every request from.
-LOADERS = {"langchain": ("langchain_community.document_loaders.notiondb", ("DATABASE_URL", "PAGE_URL", "BLOCK_URL")),
-           "llama_index": ("llama_index.readers.notion.base",
-                           ("BLOCK_CHILD_URL_TMPL", "DATABASE_URL_TMPL", "SEARCH_URL"))}
-
-
 @pytest.fixture(scope="module")
 def loaders(served: ServedNotion) -> Iterator[dict[str, ModuleType]]:
-    """The loaders' modules (imported here, not at collection: 5 s), each with Notion's address swapped
-    for the server's in its URLs: their base URL, and nothing else, changed."""
-    modules = {name: importlib.import_module(module) for name, (module, _) in LOADERS.items()}
-    with pytest.MonkeyPatch.context() as patch:
-        for name, (_, urls) in LOADERS.items():
-            for url in urls:
-                patch.setattr(modules[name], url, getattr(modules[name], url).replace(NOTION, served.base_url))
+    with loaders_at(served.base_url) as modules:
         yield modules
 
 
 @pytest.fixture(scope="module")
-def lab_pages(served: ServedNotion) -> dict[str, list[tuple[str, str]]]:
-    """The lab's reading of the publishable pages: page id -> (block type, block text) of each flattened line."""
-    sim = bakery_simulator(seed=SEED)
-    read = read_knowledge_base(make_client(sim, KB_INTEGRATION, pacer=NoPacing()))
-    ws = sim.workspace
-
-    def where(block_id: str) -> str:
-        """The block's type, and the container it sits in (a column or a synced block), if any."""
-        inside = next((ws.blocks[a].type for a in list(ws.ancestors(block_id))[1:]
-                       if a in ws.blocks and ws.blocks[a].type in CONTAINERS), None)
-        return ws.blocks[block_id].type + (f" in {inside}" if inside else "")
-
-    return {page.page["id"]: [(where(line.block_id), ws.block_text(line.block_id) or line.text) for line in
-                              flatten_blocks(page.blocks).lines if line.block_id in ws.blocks]
-            for page in read.pages if page.parent is None}
+def lab_pages() -> dict[str, list[tuple[str, str]]]:
+    return lab_reading()
 
 
 @pytest.fixture(scope="module")
 def database_id(served: ServedNotion) -> str:
-    return served.workspace.data_sources[served.data_source_id("base-de-conocimiento")].database_id
+    return database_of(served)
 
 
-def letters(text: str) -> str:
-    """Text without whitespace: both loaders put each rich-text run on a line of its own, so a link or a
-    bold word inside a sentence arrives on its own line; the words are still there."""
-    return "".join(text.split())
+@pytest.fixture(scope="module")
+def documents(served: ServedNotion, loaders: dict[str, ModuleType]) -> dict[str, list[Any]]:
+    return load_both(loaders, served)
 
 
-def dropped(lab_pages: dict[str, list[tuple[str, str]]], texts: dict[str, str]) -> Counter[str]:
-    """Where the lab's lines sit (block type, container) whose text the loader's text of that page lacks."""
-    missing: Counter[str] = Counter()
-    for page_id, lines in lab_pages.items():
-        page_letters = letters(texts[page_id])
-        for where, text in lines:
-            if letters(text) and letters(text) not in page_letters:
-                missing[where] += 1
-    return missing
-
-
-def report(name: str, lab_pages: dict[str, list[tuple[str, str]]], missing: Counter[str]) -> None:
+def report(name: str, lab_pages: dict[str, list[tuple[str, str]]], missing) -> None:
     total = sum(1 for lines in lab_pages.values() for _, text in lines if letters(text))
     kept = total - sum(missing.values())
     print(f"\n{name}: {kept} of {total} flattened lines kept ({kept / total:.0%}); dropped by block type: "
@@ -111,29 +137,32 @@ DROPPED_BY_LANGCHAIN = DROPPED_BY_BOTH | {"paragraph in column", "bulleted_list_
                                           "paragraph in synced_block", "bulleted_list_item in synced_block"}
 
 
-def test_langchain_loader_reads_every_publishable_row(served, loaders, lab_pages, database_id) -> None:
-    loader = loaders["langchain"].NotionDBLoader(served.token, database_id, filter_object=PUBLISHABLE)
-    documents = loader.load()
-    texts = {doc.metadata["id"]: doc.page_content for doc in documents}
-    assert set(texts) == set(lab_pages) and len(documents) == len(lab_pages) == 40
-    assert all(doc.metadata["publicable"] is True for doc in documents)
-    missing = dropped(lab_pages, texts)
+def test_langchain_loader_reads_every_publishable_row(documents, lab_pages) -> None:
+    texts = texts_of("langchain", documents["langchain"])
+    assert set(texts) == set(lab_pages) and len(documents["langchain"]) == len(lab_pages) == 40
+    assert all(doc.metadata["publicable"] is True for doc in documents["langchain"])
+    missing = missed_lines(lab_pages, texts)
     report("LangChain NotionDBLoader", lab_pages, missing)
     assert set(missing) == DROPPED_BY_LANGCHAIN
 
 
-def test_llama_index_reader_reads_the_database_and_the_pages(served, loaders, lab_pages, database_id) -> None:
+def test_llama_index_reader_reads_the_database_and_the_pages(served, loaders, documents, lab_pages) -> None:
     reader = loaders["llama_index"].NotionPageReader(integration_token=served.token)
-    assert reader.list_databases() == [database_id]
-    documents = reader.load_data(database_ids=[database_id])
-    everything = {doc.id_ for doc in documents}
-    assert set(lab_pages) <= everything  # the reader takes every row, drafts included: it has no filter
-    texts = {doc.id_: doc.text for doc in documents}
-    missing = dropped(lab_pages, texts)
+    assert reader.list_databases() == [database_of(served)]
+    texts = texts_of("llama_index", documents["llama_index"])
+    assert set(lab_pages) <= set(texts)  # the reader takes every row, drafts included: it has no filter
+    missing = missed_lines(lab_pages, texts)
     report("LlamaIndex NotionPageReader", lab_pages, missing)
     assert set(missing) == DROPPED_BY_BOTH
     one = next(iter(lab_pages))
     assert reader.load_data(page_ids=[one])[0].text == texts[one]
+
+
+def test_the_recording_lesson_09_shows_is_what_the_loaders_give_now(loaders, documents, lab_pages) -> None:
+    fresh = recordings(loaders, documents, lab_pages)
+    assert [r.notion_version for r in fresh] == ["2022-06-28", "2022-06-28"]
+    assert read_recording(LOADER_RECORDING) == fresh, \
+        "the loaders (or the lab's reading) changed: re-record with python -m tests.test_reference_loaders"
 
 
 def test_llama_index_search_finds_every_page_and_database(served, loaders) -> None:
@@ -186,7 +215,7 @@ def test_both_loaders_take_a_next_cursor_for_a_block_id_and_lose_a_long_pages_ta
     which it never reads itself, and stops when that short listing says ``has_more`` false. No error
     is raised: a page of 260 top-level blocks comes back as its first 100, plus the 101st block's child.
     The simulator forms cursors as Notion does, so the loaders lose the same blocks here."""
-    for name, (_, urls) in LOADERS.items():
+    for name, (_, urls, _) in LOADERS.items():
         for url in urls:
             monkeypatch.setattr(loaders[name], url, getattr(loaders[name], url).replace(served.base_url,
                                                                                         long_page.base_url))
@@ -200,3 +229,14 @@ def test_both_loaders_take_a_next_cursor_for_a_block_id_and_lose_a_long_pages_ta
     for name, text in texts.items():
         assert [line.strip() for line in text.splitlines() if line.strip()] == expected, name
     assert all(r.status == 200 for r in long_page.requests)  # nothing refused: the loss is silent
+
+
+def main() -> None:
+    """Record what the loaders give now into ``LOADER_RECORDING`` (after a deliberate change)."""
+    with ServedNotion(None, limits=UNLIMITED, seed=SEED) as served, loaders_at(served.base_url) as modules:
+        write_recording(LOADER_RECORDING, recordings(modules, load_both(modules, served), lab_reading()))
+    print(f"recorded {LOADER_RECORDING}")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,16 +7,20 @@ from pathlib import Path
 
 import pandas as pd
 
+from lab.course.paths import DATA_DIR
 from lab.simulator import LimitsConfig
 from lab.simulator.server import ServedSimulator
 from lab.simulator.workspaces import bakery_simulator
 
-__all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "lesson_server", "key_figures"]
+__all__ = ["SEED", "FAULTS", "POLICY", "OTHER_PAGE", "LOADER_RECORDING", "lesson_server", "key_figures"]
 
 SEED = 9  # seeds latency, injected faults and request ids
 FAULTS = LimitsConfig(p_workspace=0.03, p_overload=0.01)  # lesson 02's declared fault rates
 POLICY = "politica-cancelaciones"  # the page whose top-level blocks the exercises list
 OTHER_PAGE = "faq-cambios-y-cancelaciones"  # a second listing, for a borrowed cursor
+#: What the reference loaders (dev extra only) gave for the bakery: recorded, and checked against a
+#: fresh run, by tests/test_reference_loaders.py (``python -m tests.test_reference_loaders`` re-records).
+LOADER_RECORDING = DATA_DIR / "recordings" / "09_reference_loaders.json"
 
 
 @lru_cache(maxsize=1)
