@@ -104,6 +104,7 @@ class SyncConfig:
     #: (:mod:`lab.ingest.embedding_ahead`); the index is the same either way, only the wall time differs
     embed_while_reading: bool = True
     on_embedded: Callable[[int], None] | None = None  # told how many chunks the dense model has just embedded
+    on_listed: Callable[[int], None] | None = None  # told how many pages a full index listed, before reading them
     #: how often a sync lists every publishable page (simulated clock); between, a sync reads only what its
     #: watermark query returns. ``timedelta(0)``: every sync reconciles; ``None``: only when asked
     reconcile_every: datetime.timedelta | None = datetime.timedelta(0)
@@ -319,7 +320,8 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
         with _embedding_ahead(store, config, checkpoint, full=True) as ahead:
             knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id,
                                                  _keeper(config, checkpoint, ahead), earlier=checkpoint.reads(),
-                                                 shape=page_essentials, audience_property=config.audience_property)
+                                                 shape=page_essentials, audience_property=config.audience_property,
+                                                 on_listed=config.on_listed)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
