@@ -136,24 +136,15 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     client = NotionClient(token, base_url=args.base_url, clock=clock, pacer=FixedRate(args.rate), retry=retry)
     if kind == "sync":
         _check_sync_source(args, store, client)
-    read, waited, counted = 0, 0.0, 0
-
-    def progress(page) -> None:
-        nonlocal read, waited, counted
-        read += 1
-        records = client.log.records
-        waited += sum(record.wait_s for record in records[counted:])
-        counted = len(records)
-        print(f"  [{read:3d}] {page.title}  ({len(page.blocks)} blocks; {len(records)} requests so far, "
-              f"{waited:.0f} s waited on the server)", flush=True)
-
+    progress = _Progress(client, clock, kept=store.staged_count())
     title = args.title if args.title is not None else _DEFAULT_TITLE
     recipe_name = _recipe_name(args, kind, store)
     dense = RECIPES[recipe_name].dense_embedder()  # the recipe's model embeds new and changed chunks
     if dense is not None and hasattr(dense, "model"):
         dense.load = _announced(dense.load, dense.name)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
-                        audience_property=args.audience_property, data_source_id=args.data_source, on_page=progress,
+                        audience_property=args.audience_property, data_source_id=args.data_source,
+                        on_page=progress.page_read, on_listed=progress.listed, on_embedded=progress.embedded,
                         dense=dense, search_recipe=recipe_name,
                         reconcile_every=datetime.timedelta(hours=getattr(args, "reconcile_every", 0.0)))
     print(f"{kind} of '{args.data_source or title}' from {args.base_url} into {args.db} at {args.rate:g} "
@@ -191,6 +182,54 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     return report
 
 
+class _Progress:
+    """The progress line printed after each page read: requests, server waits, chunks embedded so far (the model
+    embeds a batch while the next is read) and, once a full index has listed its pages, the time left to read
+    the rest at the pace so far (a pace that includes waiting for the model when it is the slower)."""
+
+    def __init__(self, client, clock: WallClock, kept: int) -> None:
+        self.client, self.clock, self.kept = client, clock, kept  # kept: pages an interrupted index staged
+        self.read, self.waited, self.counted, self.chunks = 0, 0.0, 0, 0
+        self.total: int | None = None
+        self.began = clock.now()
+
+    def listed(self, pages: int) -> None:
+        self.total, self.began = pages, self.clock.now()
+
+    def embedded(self, chunks: int) -> None:
+        self.chunks += chunks
+
+    def page_read(self, page) -> None:
+        self.read += 1
+        records = self.client.log.records
+        self.waited += sum(record.wait_s for record in records[self.counted:])
+        self.counted = len(records)
+        _say(f"  [{self.read:3d}] {page.title}  ({len(page.blocks)} blocks; {len(records)} requests so far, "
+             f"{self.waited:.0f} s waited on the server; {self.chunks} chunks embedded{self._time_left()})")
+
+    def _time_left(self) -> str:
+        if self.total is None:
+            return ""
+        left = self.total - self.kept - self.read
+        if left <= 0:
+            return ""
+        return f"; about {_duration(left * (self.clock.now() - self.began) / self.read)} left to read"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _say(line: str) -> None:
+    """Print ``line`` in one write: the model's thread may print while the reading thread does."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def _recipe_name(args: argparse.Namespace, kind: str, store: "IndexStore") -> str:
     """The search recipe of the run: ``--recipe`` for an index, the one the index records for a sync."""
     recorded = store.search_recipe()
@@ -205,7 +244,7 @@ def _recipe_name(args: argparse.Namespace, kind: str, store: "IndexStore") -> st
 def _announced(load, name: str):
     """``load``, saying before it runs that the model now embeds what the lab has not embedded before."""
     def announce():
-        print(f"  embedding new chunks with {name} (about half a second a chunk on one core)", flush=True)
+        _say(f"  embedding new chunks with {name} (about half a second a chunk on one core)")
         return load()
     return announce
 

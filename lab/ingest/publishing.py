@@ -9,7 +9,9 @@ compares them with what the index holds of those pages (new, changed, unchanged,
    chunk before the first call.
 2. embed, a dense model only, before the write transaction (a paid model is a network call): the
    texts to embed that the staging area lacks, each batch committed at once under its model and
-   text (:func:`~lab.embedders.text_key`), so a run started again embeds nothing twice.
+   text (:func:`~lab.embedders.text_key`), so a run started again embeds nothing twice. Most
+   batches are embedded already, while the run read the next (:mod:`lab.ingest.embedding_ahead`):
+   this pass sends only what the staging area still lacks.
 3. write, inside the run's one transaction: delete the batch's vanished chunks, rewrite the
    unchanged ones, write the term counts of the new and changed (document frequencies move with
    them, :meth:`~lab.index.IndexStore.put_term_counts`) and their vectors from the staging area,
@@ -34,7 +36,7 @@ from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
 from lab.ingest.page_reads import PageRead
 from lab.vectors.counting import learn_counts
 
-__all__ = ["DEFAULT_BATCH_PAGES", "Tally", "BatchChanges", "compare_batch", "Publication"]
+__all__ = ["DEFAULT_BATCH_PAGES", "Tally", "BatchChanges", "compare_batch", "checked_vectors", "Publication"]
 
 #: Pages a run cuts, counts, embeds and writes at a time: a few thousand chunks, a few megabytes.
 DEFAULT_BATCH_PAGES = 100
@@ -101,7 +103,7 @@ def _passage_key(model: str, text: str) -> str:
     return text_key(model, "passage", text)
 
 
-def _checked(model: str, vectors: object, chunks: Sequence[Chunk]) -> np.ndarray:
+def checked_vectors(model: str, vectors: object, chunks: Sequence[Chunk]) -> np.ndarray:
     """What a dense model answered for ``chunks``, if it is one finite float32 row each."""
     matrix = np.asarray(getattr(vectors, "vectors", vectors), dtype=np.float32)
     if matrix.ndim != 2 or matrix.shape[0] != len(chunks):
@@ -118,19 +120,20 @@ class Publication:
     """One run's pages, waiting in the staging area, and the passes that publish them a batch at a time.
 
     ``full``: the run replaces the whole index (a full index: every chunk's term counts and dense
-    vectors are written again); otherwise only the new and changed chunks' are (a sync).
+    vectors are written again); otherwise only the new and changed chunks' are (a sync). ``on_embedded(n)``
+    is told each time the embedding pass commits ``n`` vectors to the staging area.
     """
 
     def __init__(self, store: IndexStore, staging: ReadCheckpoint, pages: Sequence[StagedRead], *, chunker: Chunker,
                  analyzer: Callable[[str], list[str]], dense: DenseEmbedder | None, full: bool,
-                 batch_pages: int = DEFAULT_BATCH_PAGES) -> None:
+                 batch_pages: int = DEFAULT_BATCH_PAGES, on_embedded: Callable[[int], None] | None = None) -> None:
         if batch_pages < 1:
             raise ValueError(f"batch_pages must be at least 1, not {batch_pages}")
         self.store, self.staging, self.pages = store, staging, list(pages)
         self.chunker, self.analyzer, self.dense, self.full = chunker, analyzer, dense, full
-        self.batch_pages = batch_pages
+        self.batch_pages, self.on_embedded = batch_pages, on_embedded
 
-    def _batches(self) -> Iterator[BatchChanges]:
+    def batches(self) -> Iterator[BatchChanges]:
         """Each batch of pages, cut and compared; the previous one is let go before the next is read."""
         for start in range(0, len(self.pages), self.batch_pages):
             batch = compare_batch(self.store, self.staging.each_read(self.pages[start:start + self.batch_pages]),
@@ -138,16 +141,17 @@ class Publication:
             yield batch
             del batch
 
-    def _to_embed(self, batch: BatchChanges) -> list[Chunk]:
+    def to_embed(self, batch: BatchChanges) -> list[Chunk]:
+        """The chunks of ``batch`` the dense model gets: every chunk for a full index, the new and changed otherwise."""
         return batch.fresh if self.full else batch.new + batch.updated
 
     def survey(self) -> Tally:
         """What publishing would change, batch by batch, writing nothing; every chunk the dense model
         would get is checked against its input limit here, before any call."""
         tally = Tally()
-        for batch in self._batches():
+        for batch in self.batches():
             if self.dense is not None:
-                check_embedder_limit(self.dense, self._to_embed(batch))
+                check_embedder_limit(self.dense, self.to_embed(batch))
             tally.add(batch)
             del batch
         return tally
@@ -158,18 +162,28 @@ class Publication:
         if self.dense is None:
             return 0
         sent = 0
-        for batch in self._batches():
-            chunks = self._to_embed(batch)
-            keys = [_passage_key(self.dense.name, c.text) for c in chunks]
-            kept = self.staging.store.staged_vectors(keys)
-            missing = list({key: c for key, c in zip(keys, chunks) if key not in kept}.items())
+        for batch in self.batches():
+            missing = self.missing(batch)
             if missing:
                 answer = self.dense.embed_documents([c.text for _, c in missing])
-                vectors = _checked(self.dense.name, answer, [c for _, c in missing])
-                self.staging.store.stage_vectors([key for key, _ in missing], vectors)
+                self.stage(missing, checked_vectors(self.dense.name, answer, [c for _, c in missing]))
                 sent += len(missing)
-            del batch, chunks, missing
+                if self.on_embedded is not None:
+                    self.on_embedded(len(missing))
+            del batch, missing
         return sent
+
+    def missing(self, batch: BatchChanges) -> list[tuple[str, Chunk]]:
+        """The chunks of ``batch`` to embed whose text the staging area lacks a vector for, under their keys
+        (a text repeated in the batch once)."""
+        chunks = self.to_embed(batch)
+        keys = [_passage_key(self.dense.name, c.text) for c in chunks]
+        kept = self.staging.store.staged_vectors(keys)
+        return list({key: c for key, c in zip(keys, chunks) if key not in kept}.items())
+
+    def stage(self, missing: list[tuple[str, Chunk]], vectors: np.ndarray) -> None:
+        """Commit the vectors of ``missing`` (checked: :func:`checked_vectors`) to the staging area."""
+        self.staging.store.stage_vectors([key for key, _ in missing], vectors)
 
     def write(self) -> Tally:
         """Write every batch into the index (call inside the run's transaction, after :meth:`embed`)."""
@@ -181,11 +195,11 @@ class Publication:
                     store.put_term_counts(rows, *learn_counts([row["text"] for row in rows], self.analyzer),
                                           TFIDF_MODEL, analyzer)
         tally = Tally()
-        for batch in self._batches():
+        for batch in self.batches():
             store.delete_chunks(batch.vanished)
             if not self.full:
                 store.update_chunks(batch.unchanged)  # same text, but the page's last edit, title or order moved
-            written = self._to_embed(batch)
+            written = self.to_embed(batch)
             if written:
                 counts, terms = learn_counts([c.text for c in written], self.analyzer)
                 store.put_term_counts(written, counts, terms, TFIDF_MODEL, analyzer)

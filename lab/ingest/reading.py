@@ -91,7 +91,8 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
                         on_page: Callable[[PageRead], None] | None = None,
                         earlier: Mapping[str, PageRead] | None = None,
                         shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-                        audience_property: str | None = None) -> KnowledgeBaseRead:
+                        audience_property: str | None = None,
+                        on_listed: Callable[[int], None] | None = None) -> KnowledgeBaseRead:
     """Search for the data source (unless its id is given), list its publishable pages, read each
     one's blocks, then every sub-page under them (:mod:`lab.ingest.sub_pages`).
 
@@ -101,13 +102,16 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     read now, and ``on_page`` hears of each page read now (the full index keeps it; the command
     line prints progress). ``shape`` keeps only part of each listed page object (the indexer's
     :func:`~lab.ingest.page_reads.page_essentials`); every page object is kept whole otherwise. Each
-    page's audience is read from the select ``audience_property`` (none without it).
+    page's audience is read from the select ``audience_property`` (none without it). ``on_listed`` hears
+    how many publishable pages the listing returned, before the first is read (a progress line's total).
     """
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
     result = KnowledgeBaseRead(data_source_id if data_source_id is not None else find_data_source(client, title)["id"])
     listing = publishable_pages(client, result.data_source_id, publishable_property, shape)
     listed, result.query_windows = listing.rows, listing.windows
+    if on_listed is not None:
+        on_listed(len(listed))
     originals = SyncedOriginals.for_index(client, known, listed)
     for page in listed:
         if known_read_is_current(page, known.get(page["id"]), originals, audience_property=audience_property):

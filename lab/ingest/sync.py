@@ -35,7 +35,10 @@ run counts again.
 A run's memory does not grow with the workspace: each page it reads goes to the staging area of
 the index file as soon as it is read, and the run keeps only the page's metadata; it is then
 published a batch of pages at a time (:mod:`lab.ingest.publishing`): cut, compared with the index,
-embedded into the staging area before the transaction, and written inside it.
+embedded into the staging area before the transaction, and written inside it. With a dense model, each
+batch of pages is embedded in a background thread while the run reads the next batch
+(:mod:`lab.ingest.embedding_ahead`): a paced first index takes about the longer of its reading and
+its embedding, not their sum, and writes exactly what it would write otherwise.
 
 Every network read (and every call to a dense model) happens before the first write, and every
 write happens in one SQLite transaction: a failure anywhere (network error, exception, kill)
@@ -52,6 +55,7 @@ that are missing or changed, and the published index still changes in one transa
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,6 +66,7 @@ from lab.client import NotionClient, WalkReport, query_every_row
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
 from lab.ingest.deletion_guardrail import GuardrailError, check_deletion_share, check_max_share
+from lab.ingest.embedding_ahead import EmbeddingAhead
 from lab.ingest.page_reads import PageRead, page_essentials, read_page
 from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find_data_source, page_title,
                                 publishable_pages, read_knowledge_base)
@@ -95,6 +100,11 @@ class SyncConfig:
     data_source_id: str | None = None
     on_page: Callable[[PageRead], None] | None = None
     batch_pages: int = DEFAULT_BATCH_PAGES  # pages cut, embedded and written at a time: what a run holds
+    #: embed each batch of pages read in a background thread while the next batch is read
+    #: (:mod:`lab.ingest.embedding_ahead`); the index is the same either way, only the wall time differs
+    embed_while_reading: bool = True
+    on_embedded: Callable[[int], None] | None = None  # told how many chunks the dense model has just embedded
+    on_listed: Callable[[int], None] | None = None  # told how many pages a full index listed, before reading them
     #: how often a sync lists every publishable page (simulated clock); between, a sync reads only what its
     #: watermark query returns. ``timedelta(0)``: every sync reconciles; ``None``: only when asked
     reconcile_every: datetime.timedelta | None = datetime.timedelta(0)
@@ -198,11 +208,26 @@ class _Changes:
     reconciled_at: str | None = None  # when a run that listed every publishable page began (None: it listed none)
     content_stamp: str = ""  # of the snapshot: while it holds, the run's counts are exact without counting again
     holds_sub_pages: bool | None = None  # whether the index will hold a sub-page once written (None: look)
+    embedding_failure: BaseException | None = None  # what the model raised while the run read: raised before writing
 
 
 def _publication(store: IndexStore, config: SyncConfig, changes: _Changes) -> Publication:
     return Publication(store, changes.staging, changes.pages, chunker=config.chunker, analyzer=config.analyzer,
-                       dense=config.dense, full=changes.full, batch_pages=config.batch_pages)
+                       dense=config.dense, full=changes.full, batch_pages=config.batch_pages,
+                       on_embedded=config.on_embedded)
+
+
+def _embedding_ahead(store: IndexStore, config: SyncConfig, staging: ReadCheckpoint,
+                     full: bool) -> contextlib.AbstractContextManager[EmbeddingAhead | None]:
+    """Where a run's reads go to be embedded while it reads on (``None``: no dense model, or not asked)."""
+    if config.dense is None or not config.embed_while_reading:
+        return contextlib.nullcontext()
+
+    def publication_of(pages: list[StagedRead]) -> Publication:
+        return Publication(store, staging, pages, chunker=config.chunker, analyzer=config.analyzer, dense=config.dense,
+                           full=full, batch_pages=config.batch_pages)
+
+    return EmbeddingAhead(publication_of, config.batch_pages, config.on_embedded)
 
 
 def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: SyncReport) -> None:
@@ -212,6 +237,8 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
     if config.dense is not None:
         if changes.full:  # a sync surveyed when it planned
             publication.survey()
+        if changes.embedding_failure is not None:  # where the embedding pass would have met it
+            raise changes.embedding_failure
         publication.embed()  # a network call: it happens before any write
     with store.transaction():
         check_unmoved(store, changes.generation)
@@ -289,16 +316,12 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     checkpoint = ReadCheckpoint(store, source_id)
     began = clock.datetime().isoformat()
 
-    def keep(read: PageRead) -> None:
-        checkpoint.keep(read)
-        if config.on_page is not None:
-            config.on_page(read)
-        read.drop_content()  # its blocks wait in the staging area until they are published
-
     def plan(base: IndexSnapshot) -> tuple[_Changes, SyncReport]:
-        knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id, keep,
-                                             earlier=checkpoint.reads(), shape=page_essentials,
-                                             audience_property=config.audience_property)
+        with _embedding_ahead(store, config, checkpoint, full=True) as ahead:
+            knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id,
+                                                 _keeper(config, checkpoint, ahead), earlier=checkpoint.reads(),
+                                                 shape=page_essentials, audience_property=config.audience_property,
+                                                 on_listed=config.on_listed)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         previous = base.watermark
         watermark = max([previous or ""] + [r.edited for r in reads if r.parent_id is None]) or (previous or "")
@@ -314,7 +337,8 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
         changes = _Changes(source_id=source_id, generation=base.generation, staging=checkpoint,
                            pages=[StagedRead.of(r) for r in reads], remove_pages=set(), full=True, reconciled_at=began,
                            content_stamp=base.content_stamp,
-                           holds_sub_pages=any(r.parent_id is not None for r in reads))
+                           holds_sub_pages=any(r.parent_id is not None for r in reads),
+                           embedding_failure=_failure(ahead))
         return changes, report
 
     return _publish(store, config, plan)
@@ -363,15 +387,22 @@ def reconciliation_due(every: datetime.timedelta | None, reconciled_at: str | No
     return clock.datetime() - datetime.datetime.fromisoformat(reconciled_at) >= every
 
 
-def _keeper(config: SyncConfig, staging: ReadCheckpoint) -> Callable[[PageRead], None]:
-    """What a sync does with each page it reads: keep it in the staging area, tell ``on_page``, drop its blocks."""
+def _keeper(config: SyncConfig, staging: ReadCheckpoint, ahead: EmbeddingAhead | None) -> Callable[[PageRead], None]:
+    """What a run does with each page it reads: keep it in the staging area, tell ``on_page``, count it in the
+    batch embedded ahead, drop its blocks (they wait in the staging area until they are published)."""
     def keep(read: PageRead) -> None:
         staging.keep(read)
         if config.on_page is not None:
             config.on_page(read)
+        if ahead is not None:
+            ahead.add(StagedRead.of(read))
         read.drop_content()
 
     return keep
+
+
+def _failure(ahead: EmbeddingAhead | None) -> BaseException | None:
+    return ahead.failure if ahead is not None else None
 
 
 def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: SyncConfig, force: bool,
@@ -380,32 +411,34 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     written to the index here)."""
     watermark, source_id, indexed = base.watermark, base.data_source_id, base.pages
     began = clock.datetime().isoformat()
-    keep = _keeper(config, staging)
-    edited = query_every_row(client.data_sources.query, source_id, filter={
-        "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}}, shape=page_essentials)
-    changed = [(page["last_edited_time"], page_title(page)) for page in edited.rows]
-    edited_windows = edited.windows
-    del edited  # a bulk edit returns thousands of page objects: keep only what the report needs
-    documents: list[tuple[PageMetadata, PageRead | None]] = []
-    walk = WalkReport()
-    listing = publishable_pages(client, source_id, config.publishable_property, page_essentials)
-    listed, listing_windows = listing.rows, listing.windows
-    originals = SyncedOriginals.for_index(client, indexed, listed)
-    for page in listed:
-        if known_read_is_current(page, indexed.get(page["id"]), originals, audience_property=config.audience_property):
-            documents.append((indexed[page["id"]].info, None))
-        else:
-            read = read_page(client, page, walk, audience_property=config.audience_property)
-            keep(read)
-            documents.append((read.info, read))
-    sub_pages = find_sub_pages(client, documents, indexed, on_page=keep, report=walk, originals=originals)
+    with _embedding_ahead(store, config, staging, full=False) as ahead:
+        keep = _keeper(config, staging, ahead)
+        edited = query_every_row(client.data_sources.query, source_id, filter={
+            "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}}, shape=page_essentials)
+        changed = [(page["last_edited_time"], page_title(page)) for page in edited.rows]
+        edited_windows = edited.windows
+        del edited  # a bulk edit returns thousands of page objects: keep only what the report needs
+        documents: list[tuple[PageMetadata, PageRead | None]] = []
+        walk = WalkReport()
+        listing = publishable_pages(client, source_id, config.publishable_property, page_essentials)
+        listed, listing_windows = listing.rows, listing.windows
+        originals = SyncedOriginals.for_index(client, indexed, listed)
+        for page in listed:
+            if known_read_is_current(page, indexed.get(page["id"]), originals,
+                                     audience_property=config.audience_property):
+                documents.append((indexed[page["id"]].info, None))
+            else:
+                read = read_page(client, page, walk, audience_property=config.audience_property)
+                keep(read)
+                documents.append((read.info, read))
+        sub_pages = find_sub_pages(client, documents, indexed, on_page=keep, report=walk, originals=originals)
     reads = [read for _, read in documents if read is not None] + sub_pages.reads
 
     removed_pages = set(indexed) - {info.id for info, _ in documents} - sub_pages.ids
     pages = [StagedRead.of(r) for r in reads]
     changes = _Changes(source_id=source_id, generation=base.generation, staging=staging, pages=pages,
                        remove_pages=removed_pages, reconciled_at=began, content_stamp=base.content_stamp,
-                       holds_sub_pages=bool(sub_pages.ids))
+                       holds_sub_pages=bool(sub_pages.ids), embedding_failure=_failure(ahead))
     tally = _publication(store, config, changes).survey()  # batch by batch, from the staging area
 
     deleting = tally.vanished + store.count_page_chunks(removed_pages)
@@ -435,15 +468,16 @@ def _plan_quick(client: NotionClient, store: IndexStore, clock: Clock, config: S
     """Read what the watermark query returned (and what its pages' edits reach) into the staging area and
     work out the writes, looking up only the pages concerned in the index (nothing is written here)."""
     watermark = base.watermark
-    found = plan_quick(client, store, base.data_source_id, watermark, _keeper(config, staging),
-                       publishable_property=config.publishable_property, audience_property=config.audience_property,
-                       holds_sub_pages=base.holds_sub_pages)
+    with _embedding_ahead(store, config, staging, full=False) as ahead:
+        found = plan_quick(client, store, base.data_source_id, watermark, _keeper(config, staging, ahead),
+                           publishable_property=config.publishable_property,
+                           audience_property=config.audience_property, holds_sub_pages=base.holds_sub_pages)
     removed = set(found.removed)
     # True may outlast the last sub-page a quick sync removes: it costs a search request until a reconciliation
     sub_pages = base.holds_sub_pages or any(read.parent_id is not None for read in found.reads)
     changes = _Changes(source_id=base.data_source_id, generation=base.generation, staging=staging,
                        pages=[StagedRead.of(r) for r in found.reads], remove_pages=removed,
-                       content_stamp=base.content_stamp, holds_sub_pages=sub_pages)
+                       content_stamp=base.content_stamp, holds_sub_pages=sub_pages, embedding_failure=_failure(ahead))
     tally = _publication(store, config, changes).survey()
     deleting = tally.vanished + (store.count_page_chunks(removed) if removed else 0)
     held = base.chunk_count
