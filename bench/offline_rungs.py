@@ -13,7 +13,8 @@ or MRR and its mean falls on neither.
 1. Dense pseudo-relevance feedback (Rocchio on e5): the question's vector moved toward the
    vectors of its first results, ``q' = normalise(q + 0.5 * mean(top 3))``, the first results
    being the dense list's own or the fused list's; and its lexical twin, BM25F's RM3 (Anserini's
-   10 documents, 10 terms, 0.5) reading the fused list's first 10 instead of BM25F's own.
+   10 documents, 10 terms, 0.5) reading the fused list's first 10 instead of BM25F's own. Then the
+   feedback's source, its 3, 5 or 10 results and b (0.25, 0.5, 1) chosen by cross-validation as in 4.
 2. A chunk scored by its best sentence under e5: every sentence of a chunk (its "Title > Section"
    line before it, or alone) embedded as a passage, the chunk's dense score
    ``0.5 * cos(chunk) + 0.5 * max cos(sentence)``, or the larger of the two.
@@ -211,6 +212,30 @@ def main(quick: bool = False) -> pd.DataFrame:
     rm3.fit(corpus)
     row("1c BM25F RM3 from the fused top 10", fused([rm3, dense]))
     row("1d 1b and 1c together", fused([rm3, DenseFeedback(dense, first=base).fit(corpus)]))
+    ids = list(baseline["55"].index)
+
+    def cross_validated(grid: Sequence[Any], build: Any, tie: Any) -> tuple[list[Any], pd.DataFrame, Any]:
+        """5-fold cross-validation on the 55 by mean recall@8 and MRR: each fold's choice (made on the
+        other four), the folds' scores under their choices, and the choice made on all 55."""
+        per_config = {config: scored(build(config), q55) for config in grid}
+
+        def choose(on: Sequence[str]) -> Any:
+            return max(grid, key=lambda c: (round(float(per_config[c].loc[list(on), ["recall@8", "MRR"]]
+                                                        .mean().mean()), 9), tie(c)))
+
+        folds = [ids[i::5] for i in range(5)]
+        chosen = [choose([i for i in ids if i not in fold]) for fold in folds]
+        return chosen, pd.concat([per_config[c].loc[fold] for c, fold in zip(chosen, folds)]).loc[ids], choose(ids)
+
+    def feedback(config: tuple[str, int, float]) -> Any:
+        source, k, b = config
+        return fused([bm25f, DenseFeedback(dense, k, 1.0, b, first=base if source == "fused" else None).fit(corpus)])
+
+    feedback_grid = list(itertools.product(("dense", "fused"), (3, 5, 10), (0.25, 0.5, 1.0)))
+    chosen, cross, final = cross_validated(feedback_grid, feedback, lambda c: -feedback_grid.index(c))
+    row(f"1e feedback cross-validated on the 55 (folds chose {'; '.join(f'{s} {k} {b}' for s, k, b in chosen)})",
+        per55=cross)
+    row(f"1e feedback from the {final[0]} top {final[1]}, b {final[2]} (chosen on all 55)", feedback(final))
 
     embedder = CachedEmbedder(E5_MODEL, lambda: load_e5("original"), EmbeddingCache(), E5_MAX_TOKENS)
     sentence_lists = {}
@@ -226,18 +251,9 @@ def main(quick: bool = False) -> pd.DataFrame:
             row(f"2 best sentence ({label}), {'0.5 chunk + 0.5 sentence' if mix else 'max of chunk, sentence'}",
                 fused([bm25f, scorer]))
 
-    grid = list(itertools.product(ALPHAS, DEPTHS))
-    per_config = {config: scored(fused([bm25f, dense], *config), q55) for config in grid}
-    ids = list(baseline["55"].index)
-
-    def choose(on: Sequence[str]) -> tuple[float, int]:  # ties go to the weight nearest 0.5, then more hits
-        return max(grid, key=lambda c: (round(float(per_config[c].loc[list(on), ["recall@8", "MRR"]].mean().mean()), 9),
-                                        -abs(c[0] - 0.5), c[1]))
-
-    folds = [ids[i::5] for i in range(5)]
-    chosen = [choose([i for i in ids if i not in fold]) for fold in folds]
-    cross = pd.concat([per_config[c].loc[fold] for c, fold in zip(chosen, folds)]).loc[ids]
-    final = choose(ids)
+    fusion_grid = list(itertools.product(ALPHAS, DEPTHS))
+    chosen, cross, final = cross_validated(fusion_grid, lambda c: fused([bm25f, dense], *c),
+                                           lambda c: (-abs(c[0] - 0.5), c[1]))  # ties: weight nearest 0.5, more hits
     row(f"4 cross-validated on the 55 (folds chose {', '.join(f'{a}/{d}' for a, d in chosen)})", per55=cross)
     row(f"4 weight {final[0]}, {final[1]} hits each (chosen on all 55)", fused([bm25f, dense], *final))
 
