@@ -244,7 +244,7 @@ def _recipe_name(args: argparse.Namespace, kind: str, store: "IndexStore") -> st
 def _announced(load, name: str):
     """``load``, saying before it runs that the model now embeds what the lab has not embedded before."""
     def announce():
-        _say(f"  embedding new chunks with {name} (about half a second a chunk on one core)")
+        _say(f"  embedding new chunks with {name} (about a tenth of a second a chunk on one core)")
         return load()
     return announce
 
@@ -290,8 +290,8 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                         help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
     parser.add_argument("--recipe", choices=RECIPE_NAMES, default=DEFAULT_RECIPE,
                         help=f"how the index is searched (default {DEFAULT_RECIPE}: fuses multilingual-e5-small, which "
-                             "embeds each chunk once, about half a second a chunk on one core; lexical does without "
-                             "it). A sync keeps the recipe the index records")
+                             "embeds each chunk once, about a tenth of a second a chunk on one core; lexical does "
+                             "without it). A sync keeps the recipe the index records")
 
 
 def sync_command(args: argparse.Namespace) -> int:

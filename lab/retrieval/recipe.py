@@ -199,7 +199,7 @@ class _FitOnce(Retriever):
 TUNED = Recipe(analyzer=CharNgramAnalyzer(n=4), heading_weight=2, bm25f=True, dense=E5_MODEL, unit="section",
                fusion="relative")
 #: The ladder's best recipe without a model of word meaning, for an index whose chunks were not embedded
-#: (the model costs about half a second a chunk on one core, so a large first index may do without it):
+#: (the model costs about a tenth of a second a chunk on one core, so a large first index may do without it):
 #: the same BM25F fused by reciprocal rank with LSA-128 over the same terms (headings counted twice).
 LEXICAL = replace(TUNED, dense=None, fusion="rrf", lsa_components=128)
 
