@@ -12,7 +12,6 @@ import re
 import unicodedata
 from typing import Any
 
-from lab.notion.api import LATEST_VERSION
 from lab.notion.richtext import rich_text
 from lab.simulator.ids import object_id
 from lab.simulator.versions import api_version

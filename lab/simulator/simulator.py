@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 import numpy as np
 
 from lab.clock import Clock
+from lab.notion.api import LATEST_VERSION
 from lab.simulator.cursors import resume_position
 from lab.simulator.errors import APIError, not_found, validation_error
 from lab.simulator.filters import compile_filter, compile_sorts
 from lab.simulator.ids import is_uuid, normalise_id, object_id
 from lab.simulator.json_wire import dump_json, is_valid_unicode, parse_json_body, shown
 from lab.simulator.limits import LimitsConfig, RateLimiter
-from lab.simulator.objects import (LATEST_VERSION, block_object, bot_user_object, data_source_object,
-                                database_object, page_as_block, page_object)
+from lab.simulator.objects import (block_object, bot_user_object, data_source_object, database_object,
+                                page_as_block, page_object)
 from lab.simulator.versions import API_VERSIONS, MULTI_SOURCE_MINIMUM, SERVED_VERSIONS, api_version
 from lab.simulator.tokens import default_token, derived_token
 from lab.simulator.workspace import DataSource, Integration, Page, Workspace, revision
