@@ -1,5 +1,6 @@
 """Command line: ``notion-lab serve`` (the simulator over HTTP), ``index``, ``sync``, ``audit``, and
-``search`` and ``ask`` (questions to an index). ``notion-lab`` is the console script an install puts
+``search`` and ``ask`` (questions to an index), and ``embed`` (a worker
+that shares a PostgreSQL index's embedding). ``notion-lab`` is the console script an install puts
 on ``PATH``; ``python -m lab`` runs the same commands.
 
 ``index`` and ``sync`` run the lab's indexer against the real Notion API by default, or
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from lab import __version__
 from lab.cli.asking import add_asking_parsers
 from lab.cli.audit import add_audit_parser
+from lab.cli.embed_worker import add_embed_parser
 from lab.cli.exits import CommandFailure, ExitCode
 from lab.cli.indexer import add_indexer_parsers
 from lab.cli.options import Parser
@@ -48,6 +50,7 @@ def build_parser(prog: str = SCRIPT) -> argparse.ArgumentParser:
     add_indexer_parsers(sub)
     add_audit_parser(sub)
     add_asking_parsers(sub)
+    add_embed_parser(sub)
     return parser
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["add_indexer_parsers", "indexer_command", "sync_command"]
 
 HOURS = in_range(float, 0.0, 8_760.0)  # a reconciliation's cadence: up to a year
+WORKERS = in_range(int, 1, 64)  # embedding processes on one machine
 
 #: The search recipes ``--recipe`` offers and the default, named here so that parsing the command line does not
 #: import the search (lab.retrieval's RECIPES and DEFAULT_RECIPE; a test holds them equal): a command that fails on
@@ -45,6 +47,9 @@ def indexer_command(args: argparse.Namespace, kind: str) -> int:
 def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"]:
     """Run ``index`` or ``sync``: the exit code and the run's report (a failure raises :class:`CommandFailure`)."""
     interruptible()
+    if args.embed_queue and not str(args.db).startswith(("postgresql://", "postgres://")):
+        raise CommandFailure(ExitCode.USAGE, f"--embed-queue shares the embedding through a PostgreSQL index; {args.db} "
+                                             "is a SQLite file (on one machine, --embed-workers N)")
     token = token_from_env(args.token_env)
     index_file_exists(args.db)  # a folder, or a path it may not look into, is refused before the lock
     with _one_run_at_a_time(args.db, args.lock_wait):
@@ -140,8 +145,9 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     title = args.title if args.title is not None else _DEFAULT_TITLE
     recipe_name = _recipe_name(args, kind, store)
     dense = RECIPES[recipe_name].dense_embedder()  # the recipe's model embeds new and changed chunks
+    embedding = _Embedding(args, dense)
     if dense is not None and hasattr(dense, "model"):
-        dense.load = _announced(dense.load, dense.name)
+        dense.load = _announced(embedding.load, dense.name, args.embed_workers, args.embed_queue)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
                         audience_property=args.audience_property, data_source_id=args.data_source,
                         on_page=progress.page_read, on_listed=progress.listed, on_embedded=progress.embedded,
@@ -152,10 +158,14 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if store.staged_count() and (kind == "index" or store.watermark(config.source) is None):
         print(f"resuming an interrupted index: {store.staged_count()} pages already read are kept unless "
               "they changed since", flush=True)
-    if kind == "index":
-        report = full_index(client, store, clock, config)
-    else:
-        report = incremental_sync(client, store, clock, config, force=args.force, force_reconcile=args.reconcile)
+    with embedding:
+        if kind == "index":
+            report = full_index(client, store, clock, config)
+        else:
+            report = incremental_sync(client, store, clock, config, force=args.force, force_reconcile=args.reconcile)
+    if embedding.queued is not None:
+        print(f"  embedded through the queue of {args.db}: {embedding.queued.embedded_here} texts here, the others "
+              "by workers")
     log = client.log.frame()
     print(f"done: {report.kind} run, {report.requests} requests ({int((log['status'] != 200).sum())} retried), "
           f"{log['wait_s'].sum():.0f} s waited on the server")
@@ -241,12 +251,53 @@ def _recipe_name(args: argparse.Namespace, kind: str, store: "IndexStore") -> st
     return args.recipe
 
 
-def _announced(load, name: str):
+def _announced(load, name: str, workers: int = 1, queue: bool = False):
     """``load``, saying before it runs that the model now embeds what the lab has not embedded before."""
+    where = (f" in {workers} processes" if workers > 1 else "") + (", sharing the work with the workers of "
+                                                                   "notion-lab embed" if queue else "")
     def announce():
-        _say(f"  embedding new chunks with {name} (about a tenth of a second a chunk on one core)")
+        _say(f"  embedding new chunks with {name}{where} (about a tenth of a second a chunk on one core)")
         return load()
     return announce
+
+
+class _Embedding:
+    """How a run embeds what its index lacks: the model in this process, in ``--embed-workers`` processes, and
+    with ``--embed-queue`` shared with ``notion-lab embed`` workers; whatever it started ends with the run."""
+
+    def __init__(self, args: argparse.Namespace, dense) -> None:
+        self.args, self.dense = args, dense
+        self.started: list = []  # worker pools and queue connections, closed at the end
+        self._own_load = dense.load if dense is not None and hasattr(dense, "model") else None  # the model here
+        self.queued = None  # the QueuedEmbedder, once loaded
+
+    def load(self):
+        from lab.embedders import E5_VARIANTS
+
+        variant = next((v for v, name in E5_VARIANTS.items() if name == self.dense.name), None)
+        if self.args.embed_workers > 1 and variant is not None:
+            from lab.embedders.workers import EmbeddingWorkers
+
+            local = EmbeddingWorkers(self.args.embed_workers, variant)
+            self.started.append(local)
+        else:
+            local = self._own_load()
+        if not self.args.embed_queue:
+            return local
+        from lab.index.embedding_queue import EmbeddingQueue
+        from lab.ingest.shared_embedding import QueuedEmbedder
+
+        queue = EmbeddingQueue(self.args.db, worker=f"{socket.gethostname()}:{os.getpid()} (the run)")
+        self.started.append(queue)
+        self.queued = QueuedEmbedder(queue, local)
+        return self.queued
+
+    def __enter__(self) -> "_Embedding":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        for started in reversed(self.started):
+            started.close()
 
 
 def _check_sync_source(args: argparse.Namespace, store: "IndexStore", client) -> None:
@@ -288,6 +339,12 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                              "exit code 9 (default 900)")
     parser.add_argument("--max-wait", type=SECONDS, default=300.0,
                         help="give up at once if the server asks to wait longer than this, in seconds (default 300)")
+    parser.add_argument("--embed-workers", type=WORKERS, default=1, metavar="N",
+                        help="embed in N processes, each with its share of the cores (default 1: in this process)")
+    parser.add_argument("--embed-queue", action="store_true",
+                        help="PostgreSQL --db only: queue the texts to embed in the index, so that notion-lab embed "
+                             "workers on other machines share the work; the run publishes once every chunk has its "
+                             "vector")
     parser.add_argument("--recipe", choices=RECIPE_NAMES, default=DEFAULT_RECIPE,
                         help=f"how the index is searched (default {DEFAULT_RECIPE}: fuses multilingual-e5-small, which "
                              "embeds each chunk once, about a tenth of a second a chunk on one core; lexical does "
