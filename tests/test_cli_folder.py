@@ -234,3 +234,16 @@ def test_no_output_shows_a_password_given_in_a_postgresql_url(postgres_url, serv
     assert codes == [ExitCode.SKIPPED, ExitCode.SKIPPED, ExitCode.FAILED, ExitCode.DATABASE]
     assert best_titles(url.replace(f"&password={PASSWORD}", ""), ["furgoneta azul Anselmo"], capsys,
                        monkeypatch) == ["Turnos de reparto"]
+
+
+@pytest.mark.slow
+def test_after_index_rebuilds_the_pages_alone_the_next_run_ingests_the_files_again(served_bakery, db, folder,
+                                                                                  fast_e5, capsys,
+                                                                                  monkeypatch) -> None:
+    assert main(["ingest-folder", str(folder), "--db", str(db)]) == ExitCode.OK
+    build_lexical(served_bakery, str(db))  # a full index replaces the whole index: the files' chunks go
+    capsys.readouterr()
+    code, out, _ = run(["ingest-folder", str(folder), "--db", str(db), "--json"], capsys)
+    again = json.loads(out)
+    assert code == ExitCode.OK and (again["files_cut"], again["chunks_new"], again["chunks_total"]) == (2, 2, 2)
+    assert best_titles(db, ["furgoneta azul Anselmo"], capsys, monkeypatch) == ["Turnos de reparto"]
