@@ -8,6 +8,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
@@ -49,7 +51,11 @@ def fast_e5(monkeypatch) -> None:
 
 @pytest.fixture(scope="module")
 def served_bakery():
-    sim = bakery_simulator(seed=0, clock=WallClock(), tokens={"indexador": DEFAULT_SERVE_TOKEN})
+    from lab.simulator import LimitsConfig
+
+    # budgets no test exhausts: the module indexes the bakery several times against this one server
+    sim = bakery_simulator(seed=0, clock=WallClock(), tokens={"indexador": DEFAULT_SERVE_TOKEN},
+                           limits=LimitsConfig(connection_budget=100_000, workspace_budget=100_000))
     with serve_in_background(sim) as server:
         yield server
 
@@ -192,6 +198,14 @@ def test_a_path_that_is_not_a_folder_is_a_usage_error_and_creates_no_index(tmp_p
     db = tmp_path / "kb.sqlite"
     code, _, err = run(["ingest-folder", str(tmp_path / "nowhere"), "--db", str(db)], capsys)
     assert code == ExitCode.USAGE and "is not a folder" in err and not db.exists()
+
+
+def test_a_run_refused_on_its_arguments_loads_neither_the_ingestion_the_model_nor_pandas(tmp_path) -> None:
+    code = ("import sys\nfrom lab.cli import main\n"
+            f"print(main(['ingest-folder', {str(tmp_path / 'nowhere')!r}, '--db', 'x.sqlite']), "
+            "sorted(m for m in ('pandas', 'lab.ingest', 'lab.embedders', 'lab.retrieval') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.stdout.splitlines() == [f"{int(ExitCode.USAGE)} []"], done.stdout + done.stderr
 
 
 def test_a_run_on_an_index_another_run_holds_gives_up_after_lock_wait(db, folder, fast_e5, capsys) -> None:
