@@ -1,7 +1,7 @@
-"""Command line: ``notion-lab serve`` (the simulator over HTTP), ``index``, ``sync``, ``audit``, and
-``search`` and ``ask`` (questions to an index), and ``embed`` (a worker
-that shares a PostgreSQL index's embedding). ``notion-lab`` is the console script an install puts
-on ``PATH``; ``python -m lab`` runs the same commands.
+"""Command line: ``notion-lab serve`` (the simulator over HTTP), ``index``, ``sync``, ``audit``,
+``ingest-folder`` (a folder of documents into an index), ``search`` and ``ask`` (questions to an
+index), and ``embed`` (a worker that shares a PostgreSQL index's embedding). ``notion-lab`` is the
+console script an install puts on ``PATH``; ``python -m lab`` runs the same commands.
 
 ``index`` and ``sync`` run the lab's indexer against the real Notion API by default, or
 against any base URL (the served simulator): the token is read from an environment variable
@@ -26,6 +26,7 @@ from lab.cli.asking import add_asking_parsers
 from lab.cli.audit import add_audit_parser
 from lab.cli.embed_worker import add_embed_parser
 from lab.cli.exits import CommandFailure, ExitCode
+from lab.cli.folder import add_folder_parser
 from lab.cli.indexer import add_indexer_parsers
 from lab.cli.options import Parser
 from lab.cli.serve import DEFAULT_SERVE_TOKEN, add_serve_parser
@@ -42,13 +43,15 @@ def build_parser(prog: str = SCRIPT) -> argparse.ArgumentParser:
     """The parser with every command, named ``prog`` in its usage and errors."""
     codes = ", ".join(f"{code.value} {code.name.lower()}" for code in ExitCode)
     parser = Parser(prog=prog, description="Tools of the RAG ingestion lab: a Notion API simulator to serve, "
-                                           "and an indexer, a sync and a search for Notion knowledge bases.",
+                                           "an indexer, a sync and a search for Notion knowledge bases, and an "
+                                           "ingestion of folders of documents into the same index.",
                     epilog=f"exit codes: {codes}")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     add_serve_parser(sub)
     add_indexer_parsers(sub)
     add_audit_parser(sub)
+    add_folder_parser(sub)
     add_asking_parsers(sub)
     add_embed_parser(sub)
     return parser

@@ -13,15 +13,16 @@ class ExitCode(IntEnum):
     """How a command ended; scripts can tell the failures apart without reading the message."""
 
     OK = 0
-    FAILED = 1  # Notion refused or the network failed: nothing was written
+    FAILED = 1  # Notion refused, the network failed, or ingest-folder --strict refused a file: nothing was written
     USAGE = 2  # an option is missing, malformed or out of range (argparse's own code)
     TOKEN = 3  # the token is missing or cannot be sent
     DATABASE = 4  # --db cannot hold an index (a folder, not SQLite, damaged, read-only, in memory)
     WAIT = 5  # the server asked to wait longer than --max-wait
     LISTEN = 6  # serve: the address cannot be bound
     GUARDRAIL = 7  # sync: a reconciliation would delete more than allowed and was refused (--force if intended)
-    SKIPPED = 8  # some inputs were refused and skipped, each named on stderr; the others were done
-    BUSY = 9  # index, sync: another run on the same index did not end within --lock-wait; nothing was written
+    SKIPPED = 8  # some inputs were refused and skipped, each named on stderr; the others were done (search:
+    #              questions on stdin; ingest-folder: files, whose chunks from an earlier run stay as they were)
+    BUSY = 9  # index, sync, ingest-folder: another run on the same index did not end within --lock-wait; nothing was written
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
     PIPE = 141  # the reader of the output went away (| head): the rest was not printed (128 + SIGPIPE)
 

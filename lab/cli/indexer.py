@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from lab.index import IndexStore
     from lab.ingest.sync import SyncReport
 
-__all__ = ["add_indexer_parsers", "indexer_command", "sync_command"]
+__all__ = ["add_indexer_parsers", "indexer_command", "sync_command", "one_run_at_a_time"]
 
 HOURS = in_range(float, 0.0, 8_760.0)  # a reconciliation's cadence: up to a year
 WORKERS = in_range(int, 1, 64)  # embedding processes on one machine
@@ -52,7 +52,7 @@ def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"
                                              "is a SQLite file (on one machine, --embed-workers N)")
     token = token_from_env(args.token_env)
     index_file_exists(args.db)  # a folder, or a path it may not look into, is refused before the lock
-    with _one_run_at_a_time(args.db, args.lock_wait):
+    with one_run_at_a_time(args.db, args.lock_wait):
         return _locked_run(args, kind, token)
 
 
@@ -91,10 +91,13 @@ def _locked_run(args: argparse.Namespace, kind: str, token: str) -> tuple[int, "
 
 
 @contextmanager
-def _one_run_at_a_time(path: str, wait: float) -> Iterator[None]:
-    """Hold the index's run lock (a hidden ``.name.lock`` file beside it): a second ``index`` or ``sync`` of
-    one file waits for the first to end, up to ``wait`` seconds, then plans against what the first
-    wrote. In PostgreSQL the workspace's advisory lock orders the writes instead."""
+def one_run_at_a_time(path: str, wait: float, runs: str = "index or sync", *,
+                      on_stderr: bool = False) -> Iterator[None]:
+    """Hold the index's run lock (a hidden ``.name.lock`` file beside it): a second run that writes into
+    one file (``index``, ``sync``, ``ingest-folder``) waits for the first to end, up to ``wait`` seconds,
+    then plans against what the first wrote; ``runs`` names them in the line that says it waits (printed on
+    stderr if ``on_stderr``, for a command whose standard output is JSON). In PostgreSQL the workspace's
+    advisory lock orders the writes instead."""
     from lab.file_lock import FileLockError, exclusive_lock, lock_path_for
 
     if path.startswith(("postgresql://", "postgres://")) or path.strip() in ("", ":memory:"):
@@ -102,7 +105,8 @@ def _one_run_at_a_time(path: str, wait: float) -> Iterator[None]:
         return
 
     def announce() -> None:
-        print(f"waiting for another index or sync of {path} to end (up to {wait:g} s, --lock-wait)", flush=True)
+        print(f"waiting for another {runs} of {path} to end (up to {wait:g} s, --lock-wait)", flush=True,
+              file=sys.stderr if on_stderr else sys.stdout)
 
     try:
         with exclusive_lock(path, timeout=wait, on_wait=announce):
@@ -110,7 +114,7 @@ def _one_run_at_a_time(path: str, wait: float) -> Iterator[None]:
     except FileLockError as exc:
         if not lock_path_for(path).exists():
             raise CommandFailure(ExitCode.DATABASE, f"--db {path}: {exc}") from None
-        raise CommandFailure(ExitCode.BUSY, f"another index or sync of {path} was still running after --lock-wait "
+        raise CommandFailure(ExitCode.BUSY, f"another {runs} of {path} was still running after --lock-wait "
                                             f"{wait:g} s; {path} is unchanged: run again when it has ended, or raise "
                                             "--lock-wait") from None
 

@@ -66,6 +66,17 @@ class FileRuns:
                                  [(source, p) for p in paths])
             self._db.executemany("DELETE FROM file_chunks WHERE source = ? AND path = ?", [(source, p) for p in paths])
 
+    def forget_files_without_chunks(self) -> int:
+        """Drop the records of every file one of whose chunks the index no longer holds (a full index, which
+        replaces the whole index, deletes the chunks no page gave); how many files. Otherwise the next files
+        run would find such a file unchanged and never write its chunks again."""
+        rows = self._db.execute("SELECT DISTINCT source, path FROM file_chunks WHERE chunk_id NOT IN "
+                                "(SELECT id FROM chunks) ORDER BY source, path").fetchall()
+        with self.transaction():
+            for source in sorted({row[0] for row in rows}):
+                self.forget_files(source, [path for file_source, path in rows if file_source == source])
+        return len(rows)
+
     def serving_model(self) -> str | None:
         """The model whose vectors answer searches (``None`` until a run or a switch names one)."""
         return self.get_meta("serving_model")

@@ -256,6 +256,7 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
                     store.drop_model(model)
             gone = store.page_ids() - {page.page_id for page in changes.pages}
             removed += store.delete_pages(gone) + len(gone) + store.delete_chunks(store.chunks_without_page())
+            store.forget_files_without_chunks()  # a folder's files went with their chunks: the next run adds them
             _count_full(report, tally, held)
         if changes.full or not unmoved:
             report.chunks_total = store.count_chunks()
