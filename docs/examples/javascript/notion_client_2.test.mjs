@@ -72,6 +72,7 @@ test("2.x reads a page and lists its blocks across every cursor", async () => {
   const page = await notion.pages.retrieve({ page_id: row.id });
   assert.equal(plain(page.properties.Name.title), "Refunds");
   assert.deepEqual(page.parent, { type: "database_id", database_id: database.id });
+  assert.deepEqual([page.archived, page.in_trash], [false, false]);  // both names, as Notion sends since 2024
   const blocks = [];
   for await (const block of iteratePaginatedAPI(notion.blocks.children.list, { block_id: page.id, page_size: 2 })) {
     blocks.push([block.type, plain(block[block.type].rich_text)]);
