@@ -10,14 +10,18 @@ across cursors and a missing page; what each gets back is held against the baker
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from lab.simulator import LimitsConfig
 from lab.testing import ServedNotion
-from lab.testing.sdk_reading import OLDER_SDKS, PAGE_SIZE, SdkReading, read_database, read_in_subprocess
+from lab.testing.sdk_reading import (OLDER_SDKS, PAGE_SIZE, SdkReading, read_database, read_in_subprocess,
+                                     sdk_folder)
 
+MAKEFILE = Path(__file__).resolve().parents[1] / "Makefile"  # where make pins the older SDK it installs
 MISSING_ID = "00000000-0000-4000-8000-000000000000"
 # Two whole readings on the wall clock, whatever the free plan's 180 requests a minute allow.
 UNLIMITED = LimitsConfig(plan="enterprise", connection_budget=100_000, workspace_budget=100_000)
@@ -65,8 +69,10 @@ def readings(served: ServedNotion) -> dict[str, tuple[SdkReading, list[str]]]:
     return found
 
 
-def test_the_older_sdk_is_the_pinned_release_in_its_own_folder() -> None:
-    assert OLDER_SDKS == {"notion-client-2": SDKS["notion-client-2"][0]}
+def test_the_older_sdk_is_the_release_the_makefile_pins_in_its_own_folder() -> None:
+    pinned = re.search(r"^NOTION_CLIENT_2 := (\S+)$", MAKEFILE.read_text(encoding="utf-8"), re.M)
+    assert pinned and OLDER_SDKS == {"notion-client-2": pinned[1]} and pinned[1] == SDKS["notion-client-2"][0]
+    assert (sdk_folder("notion-client-2") / f"notion_client-{pinned[1]}.dist-info").is_dir()
 
 
 @pytest.mark.parametrize("name", SDKS)

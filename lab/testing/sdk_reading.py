@@ -119,7 +119,9 @@ def read_in_subprocess(name: str, base_url: str, token: str, database_id: str, p
     environment whose ``PYTHONPATH`` starts at its folder (so its ``notion_client`` shadows the newest)."""
     folder = sdk_folder(name)
     if not (folder / "notion_client").is_dir():
-        raise LabError(f"{name} is not installed in {folder}: run `make .venv/.test-installed`")
+        raise LabError(f"{name} is not installed in {folder}: run `make .venv/.test-installed`, or in another "
+                       f"environment `python -m pip install --no-deps --target {folder} "
+                       f"notion-client=={OLDER_SDKS[name]}`")
     paths = [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]
     run = subprocess.run([sys.executable, "-m", __name__, base_url, token, database_id, page_id, missing_id],
                          capture_output=True, text=True, timeout=120,
