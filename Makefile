@@ -21,7 +21,19 @@ $(VENV)/.run-installed: pyproject.toml constraints.txt | $(PY)
 	@$(PIP) -e ".[course]"
 	@touch $@
 
-$(VENV)/.test-installed: $(VENV)/.run-installed
+# The oldest supported major of the official Python SDK that still sends Notion-Version 2022-06-28 (2.6 and
+# later default to 2025-09-03), next to the newest in .venv: one environment holds one release of a
+# distribution, so it goes into a folder of its own, which the tests put first on PYTHONPATH in a
+# subprocess (lab.testing.sdk_reading). Its one dependency, httpx, is the pinned one in .venv.
+NOTION_CLIENT_2 := 2.5.0
+SDK_2   := $(VENV)/sdks/notion-client-2
+$(SDK_2)/.installed-$(NOTION_CLIENT_2): | $(PY)
+	@rm -rf $(SDK_2)
+	@$(PY) -m pip install --quiet --quiet --disable-pip-version-check --no-deps --target $(SDK_2) \
+		notion-client==$(NOTION_CLIENT_2)
+	@touch $@
+
+$(VENV)/.test-installed: $(VENV)/.run-installed $(SDK_2)/.installed-$(NOTION_CLIENT_2)
 	@echo "installing the test references into .venv (first test run only, about a minute)"
 	@$(PIP) -e ".[course,dev]"
 	@touch $@

@@ -6,6 +6,11 @@ workspace that holds every block type the lab uses (a child page and a child dat
 included) visits every read endpoint and every error, sorts each object it meets into its
 kind, and each test case compares one kind with the contract, so a missing field fails with
 its name.
+
+Notion-Version 2022-06-28 has no such contract, only older recordings: ``tests/data/notion_fields_2022_06_28.json``
+names the fields of real responses recorded with it in December 2024. The same crawl through that
+version's routes (the database and its query) must serve every one of them, and any field more only
+where the file says which later evidence it comes from.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ CONTRACT = json.loads((Path(__file__).parent / "data" / "notion_fields.json").re
 KINDS: dict[str, dict[str, Any]] = CONTRACT["kinds"]
 VERSIONS: list[str] = CONTRACT["versions"]
 MISSING_ID = "00000000-0000-4000-8000-000000000000"
+OLD = "2022-06-28"
 JSON_TYPES = {"string": str, "number": (int, float), "boolean": bool, "object": dict, "array": list,
               "null": type(None)}
 
@@ -146,8 +152,18 @@ def _data_source(ds: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
             yield "data_source.property_schema[select].options[]", option
 
 
+def _database(db: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A database as 2022-06-28 serves it: the table itself, with its property schema."""
+    yield "database", db
+    yield f"database.parent[{db['parent']['type']}]", db["parent"]
+    yield from _users(db)
+    yield from _rich_text(db["title"])
+    for schema in db["properties"].values():
+        yield "database.property_schema", {k: v for k, v in schema.items() if k != schema["type"]}
+
+
 def _result(obj: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    kinds = {"page": _page, "block": _block, "data_source": _data_source}
+    kinds = {"page": _page, "block": _block, "data_source": _data_source, "database": _database}
     yield from kinds[obj["object"]](obj)
 
 
@@ -194,6 +210,11 @@ class Crawl:
         self.listing(sim, "list[search]", "POST", "/v1/search", {})
         self.listing(sim, "list[data_source_query]", "POST", f"/v1/data_sources/{ds}/query", {})
         self.add(_data_source(self.get(sim, "GET", f"/v1/data_sources/{ds}")))
+        self._pages_blocks_and_bot(sim)
+        self._errors(sim, ds)
+        return self
+
+    def _pages_blocks_and_bot(self, sim: NotionSimulator) -> None:
         indexer = sim.workspace.integrations["indexador"]
         for page_id in sim.workspace.pages:
             if sim.workspace.can_see(indexer, page_id):
@@ -204,8 +225,6 @@ class Crawl:
         self.add([("user[bot]", bot), ("user[bot].bot", bot["bot"]),
                   (f"user[bot].bot.owner[{bot['bot']['owner']['type']}]", bot["bot"]["owner"]),
                   ("user[bot].bot.workspace_limits", bot["bot"]["workspace_limits"])])
-        self._errors(sim, ds)
-        return self
 
     def _children(self, sim: NotionSimulator, block_id: str) -> None:
         for block in self.listing(sim, "list[block_children]", "GET", f"/v1/blocks/{block_id}/children"):
@@ -226,6 +245,29 @@ class Crawl:
         for _ in range(2):
             self.get(limited, "GET", "/v1/users/me")
         self.get(make_simulator(limits=LimitsConfig(p_overload=1.0)), "GET", "/v1/users/me")
+
+
+class OldCrawl(Crawl):
+    """The same crawl through 2022-06-28's routes: the database, its query and its errors instead of the
+    data source's."""
+
+    def __init__(self) -> None:
+        super().__init__(OLD)
+
+    def run(self) -> "OldCrawl":
+        sim = NotionSimulator(Workspace.from_spec(every_kind_spec()), seed=5)
+        ds = data_source_id(sim)
+        database = sim.workspace.data_sources[ds].database_id
+        self.listing(sim, "list[search]", "POST", "/v1/search", {})
+        self.listing(sim, "list[database_query]", "POST", f"/v1/databases/{database}/query", {})
+        self.add(_database(self.get(sim, "GET", f"/v1/databases/{database}")))
+        self._pages_blocks_and_bot(sim)
+        for path in (f"/v1/pages/{MISSING_ID}", f"/v1/blocks/{MISSING_ID}", f"/v1/databases/{MISSING_ID}",
+                     f"/v1/data_sources/{ds}", "/v1/nowhere"):
+            self.get(sim, "GET", path)
+        self.get(sim, "POST", f"/v1/databases/{MISSING_ID}/query", {})
+        self.get(sim, "GET", "/v1/users/me", hdrs={"Notion-Version": OLD})
+        return self
 
 
 @pytest.fixture(scope="module")
@@ -284,6 +326,36 @@ def test_the_contract_names_every_fields_type_and_version_correctly() -> None:
             rule = rule if isinstance(rule, dict) else {"type": rule}
             assert set(rule["type"].split("|")) <= set(JSON_TYPES), f"{kind}.{name}: {rule['type']}"
             assert set(rule.get("versions", VERSIONS)) <= set(VERSIONS), f"{kind}.{name}"
+
+
+# ---------------------------------------------------------------------- 2022-06-28, against its recordings
+
+RECORDED_OLD = json.loads((Path(__file__).parent / "data" / "notion_fields_2022_06_28.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def old_crawl() -> OldCrawl:
+    return OldCrawl().run()
+
+
+@pytest.mark.parametrize("kind", list(RECORDED_OLD["kinds"]))
+def test_each_kind_under_2022_06_28_carries_the_fields_recorded_with_that_version(old_crawl, kind: str) -> None:
+    """What Notion answered under 2022-06-28 (recorded in December 2024) is all there; anything more is a field
+    the data file names as introduced since, with its evidence."""
+    entry = RECORDED_OLD["kinds"][kind]
+    samples = old_crawl.found.get(kind, [])
+    assert samples, f"the 2022-06-28 crawl met no {kind}: the test workspace should hold one"
+    for obj in samples:
+        missing = [name for name in entry["recorded"] if name not in obj]
+        unexplained = sorted(set(obj) - set(entry["recorded"]) - set(entry.get("later", {})))
+        assert not missing, f"{kind} (2022-06-28) lacks {', '.join(missing)}: {json.dumps(obj)[:300]}"
+        assert not unexplained, f"{kind} (2022-06-28) has fields neither recorded nor explained: {unexplained}"
+
+
+def test_the_2022_06_28_crawl_serves_no_data_source_and_every_body_has_a_request_id(old_crawl) -> None:
+    assert not [kind for kind in old_crawl.found if kind.startswith(("data_source", "list[data_source"))]
+    assert {"database", "list[database_query]", "page.parent[database_id]"} <= set(old_crawl.found)
+    assert old_crawl.without_request_id == []
 
 
 # ---------------------------------------------------------------------- the values Notion would give

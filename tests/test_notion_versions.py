@@ -43,7 +43,7 @@ def test_old_version_retrieves_a_database_with_its_properties(sim) -> None:
     body = call(sim, "GET", f"/v1/databases/{database_id(sim)}", version=OLD).body
     assert body["object"] == "database" and body["id"] == database_id(sim)
     assert set(body["properties"]) == {"Nombre", "Tipo", "Publicable"}
-    assert body["archived"] is False and "in_trash" not in body and "data_sources" not in body
+    assert body["archived"] is body["in_trash"] is False and "data_sources" not in body
 
 
 @pytest.mark.parametrize("version", [MIDDLE, NEW])
@@ -60,7 +60,7 @@ def test_old_version_queries_the_database_and_rows_name_it_as_parent(sim) -> Non
     assert old["type"] == "page_or_database" and "page_or_database" in old
     row = old["results"][0]
     assert row["parent"] == {"type": "database_id", "database_id": database_id(sim)}
-    assert "archived" in row and "in_trash" not in row
+    assert row["archived"] is row["in_trash"] is False
 
 
 def test_old_version_query_filters_and_sorts_as_the_data_source_query(sim) -> None:
@@ -102,6 +102,19 @@ def test_only_the_old_version_takes_the_database_search_filter(sim, version: str
     assert call(sim, "POST", "/v1/search", body, version=OLD).status == 200
     response = call(sim, "POST", "/v1/search", body, version=version)
     assert response.status == 400 and response.body["code"] == "validation_error"
+
+
+def test_a_trashed_page_says_so_under_both_names_until_2026_03_11(sim) -> None:
+    """Notion added ``in_trash`` to every version in April 2024, ``archived`` kept beside it until 2026-03-11
+    (responses recorded with 2022-06-28 in December 2024 carry both)."""
+    page = sim.workspace.page_id("politica-cancel")
+    sim.workspace.move_to_trash(page)
+    trash = {v: {k: body[k] for k in ("archived", "in_trash") if k in body}
+             for v in SERVED_VERSIONS for body in [call(sim, "GET", f"/v1/pages/{page}", version=v).body]}
+    assert trash == {OLD: {"archived": True, "in_trash": True}, MIDDLE: {"archived": True, "in_trash": True},
+                     NEW: {"in_trash": True}}
+    assert [API_VERSIONS[v].trash_fields for v in SERVED_VERSIONS] == [("archived", "in_trash"),
+                                                                        ("archived", "in_trash"), ("in_trash",)]
 
 
 def test_meeting_notes_keep_their_old_block_type_before_2026(sim) -> None:

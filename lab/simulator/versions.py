@@ -6,6 +6,13 @@ property schema, ``/v1/databases/{id}/query`` lists its rows, search finds ``dat
 rows name their ``database_id``; the ``/v1/data_sources`` routes do not exist (``invalid_request_url``).
 From 2025-09-03 a database is a container of data sources, whose routes replace the old query.
 2026-03-11 drops ``archived`` for ``in_trash`` and renames the ``transcription`` block.
+
+The trashed state before 2026-03-11: pages, blocks and databases carry ``archived`` and ``in_trash``
+(the same value) under 2022-06-28 as under 2025-09-03. Notion added ``in_trash`` to every version in
+April 2024 (its changelog: ``archived`` kept as a deprecated alias, no new version); responses recorded
+with ``Notion-Version: 2022-06-28`` in December 2024 (the cassettes of notion-sdk-py 2.5.0) carry both
+on every page, block and database, and the types of @notionhq/client 2.3.0, which sends 2022-06-28,
+declare both. So a client written for 2022-06-28 that reads either name reads what Notion sends it.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ _DATA_SOURCES = frozenset({"data_sources", "data_sources.query"})
 
 #: Every served version, oldest first.
 API_VERSIONS: dict[str, ApiVersion] = {
-    "2022-06-28": ApiVersion("2022-06-28", _COMMON | {"databases.query"}, "database", ("archived",),
+    "2022-06-28": ApiVersion("2022-06-28", _COMMON | {"databases.query"}, "database", ("archived", "in_trash"),
                              "transcription"),
     "2025-09-03": ApiVersion("2025-09-03", _COMMON | _DATA_SOURCES, "data_source", ("archived", "in_trash"),
                              "transcription"),
