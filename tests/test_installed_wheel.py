@@ -117,7 +117,7 @@ def test_the_installed_library_is_the_wheel_and_its_dependencies_are_met(install
 def test_the_console_script_answers_help_and_version_from_another_folder(installed: Installed) -> None:
     run = installed.run("notion-lab", "--help")
     assert run.returncode == 0 and run.stdout.startswith("usage: notion-lab")
-    for command in ("serve", "index", "sync", "audit", "ingest-folder", "search", "ask"):
+    for command in ("serve", "index", "sync", "audit", "ingest-folder", "search", "ask", "embed"):
         assert command in run.stdout
     version = installed.run("notion-lab", "--version")
     assert version.returncode == 0 and version.stdout.startswith("notion-lab ")
