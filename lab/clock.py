@@ -13,7 +13,8 @@ from typing import Protocol, runtime_checkable
 
 __all__ = ["Clock", "SimulatedClock", "WallClock", "LAB_EPOCH", "iso_minute"]
 
-#: Thursday 9 April 2026, 16:00 UTC: the afternoon the bakery's lessons take place.
+#: Thursday 9 April 2026, 16:00 UTC, when the bakery's lessons begin: 10:00 in Mexico City, six hours
+#: behind, where the bakery is. The lessons' clock times are UTC, as Notion stamps its pages.
 LAB_EPOCH = datetime(2026, 4, 9, 16, 0, tzinfo=timezone.utc)
 
 

@@ -13,8 +13,9 @@ import pytest
 from lab.course.pipeline import lesson_paths
 from lab.course.solutions import solution_number, solutions
 
-MAX_CELLS = 40       # "about 40": a lesson longer than this teaches two things and wants splitting
+MAX_STEPS = 40       # "about 40": a lesson longer than this teaches two things and wants splitting
 MAX_LINE = 100       # characters in a code line, so no cell needs a horizontal scroll
+MAX_MARKDOWN = 1500  # characters in a markdown cell: about a screen of prose, read without scrolling
 LESSONS = lesson_paths()
 
 
@@ -22,9 +23,24 @@ def _cells(path: Path) -> list:
     return nbformat.read(path, as_version=4).cells
 
 
+def _steps(cells: list) -> int:
+    """What a learner steps through: each code cell, and each run of markdown cells between two of
+    them (prose cut into screens is still one stretch of reading)."""
+    return sum(1 for i, cell in enumerate(cells)
+               if cell.cell_type == "code" or i == 0 or cells[i - 1].cell_type == "code")
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
-def test_a_lesson_has_at_most_about_forty_cells(lesson: Path) -> None:
-    assert len(_cells(lesson)) <= MAX_CELLS, f"{lesson.name} has {len(_cells(lesson))} cells"
+def test_a_lesson_has_at_most_about_forty_steps(lesson: Path) -> None:
+    assert _steps(_cells(lesson)) <= MAX_STEPS, f"{lesson.name} has {_steps(_cells(lesson))} steps"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
+def test_no_markdown_cell_is_longer_than_about_a_screen(lesson: Path) -> None:
+    long = [(i, len(cell.source)) for i, cell in enumerate(_cells(lesson))
+            if cell.cell_type == "markdown" and len(cell.source) > MAX_MARKDOWN]
+    assert not long, f"{lesson.name}: " + "; ".join(f"cell {i}: {n} characters (at most {MAX_MARKDOWN})"
+                                                    for i, n in long)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])

@@ -1,5 +1,5 @@
 """What only the lessons need: display and saving of tables and charts, the charts themselves,
-the lessons' scenarios (the afternoon's edits, a re-runnable story),
+the lessons' scenarios (lesson 06's edits, a re-runnable story),
 and the machinery that executes the lessons and checks their outputs. The exercises' checkers
 are :mod:`lab.exercises`. The library never imports this package.
 

@@ -11,7 +11,7 @@ from lab.simulator.workspace import Page
 
 __all__ = ["Edit", "afternoon_edits", "apply_edits", "move_section_to_sub_page", "MOTHERS_DAY_FAQ"]
 
-#: The FAQ page Valeria adds in the afternoon (Spanish, like the rest of the workspace).
+#: The FAQ page Valeria adds at 17:05 UTC (Spanish, like the rest of the workspace).
 MOTHERS_DAY_FAQ = {
     "key": "faq-dia-de-las-madres",
     "title": "Preguntas frecuentes: Día de las Madres",
@@ -51,7 +51,8 @@ def _replace(page_key: str, contains: str, text: str) -> Callable[[Workspace], N
 
 
 def afternoon_edits() -> list[Edit]:
-    """What Valeria changes in Notion on Thursday afternoon, 16:20 to 17:40."""
+    """What Valeria changes in Notion on Thursday, 16:20 to 17:40: the afternoon by the lessons' UTC
+    clock, 10:20 to 11:40 in the morning in Mexico City."""
     return [
         Edit(20, "cancellation policy: the holiday deadline", _replace(
             "politica-cancelaciones", "sin costo hasta 48 horas antes de la hora de recogida",

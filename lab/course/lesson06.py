@@ -39,7 +39,8 @@ def fresh_world(db: str | Path = ":memory:") -> World:
 
 
 def afternoon_story(db: str | Path) -> Story:
-    """Lesson 06's afternoon as a :class:`~lab.course.story.Story` over a fresh world in ``db``."""
+    """Lesson 06's story (16:00 to 20:00 by its UTC clock) as a :class:`~lab.course.story.Story` over a
+    fresh world in ``db``."""
     return Story(fresh_world(db))
 
 
@@ -94,7 +95,7 @@ def requests_by_kind(records: Sequence[RequestRecord], page_ids: Collection[str]
 def key_figures(tables: Path) -> str:
     """The lesson's figures a maintainer checks after a run, read from the tables it wrote."""
     runs = pd.read_csv(tables / "06_sync_runs.csv")
-    today = runs[runs["kind"] == "incremental"].iloc[0]  # the afternoon's sync, as the index logged it
+    today = runs[runs["kind"] == "incremental"].iloc[0]  # the 18:00 sync, as the index logged it
     month = pd.read_csv(tables / "06_table3_costs.csv").iloc[-1]
     return (f"today's sync {today['requests']} requests, {today['pages_reread']} pages re-read, "
             f"{today['tokens_embedded']} tokens; a month {int(month['requests'])} requests, "

@@ -1,6 +1,6 @@
 """The world before each step of a lesson, so that a step run again does what it did the first time.
 
-A lesson told as steps (lesson 06's afternoon, lesson 12's folder) keeps, by step name, a
+A lesson told as steps (lesson 06's workspace, lesson 12's folder) keeps, by step name, a
 snapshot of the world taken when the step first ran. Running a step again restores its snapshot
 and forgets the steps recorded after it: later cells continue from the re-run, as a learner
 expects. What a snapshot holds is the subclass's business (:class:`lab.course.story.Story`,

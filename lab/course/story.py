@@ -1,10 +1,10 @@
 """A lesson told over simulated time, whose cells can be run again.
 
-Lesson 06 is a story: an index at 16:00, edits through the afternoon, a sync at 18:00, a crash
-at 20:00. Each of those cells changes the world (the simulated workspace and its clock, the
-client's log, the index file), so running one again would find the world already changed: the
-clock cannot go back, the block to edit no longer says what it said. A :class:`Story` keeps the
-world as it was before each step, so a cell that starts with
+Lesson 06 is a story: an index at 16:00, edits until 17:40, a sync at 18:00, a crash at 20:00 (UTC,
+the lessons' clock; 10:00 to 14:00 in Mexico City). Each of those cells changes the world (the
+simulated workspace and its clock, the client's log, the index file), so running one again would
+find the world already changed: the clock cannot go back, the block to edit no longer says what it
+said. A :class:`Story` keeps the world as it was before each step, so a cell that starts with
 
     ws, clock, client, store = story.step("18:00 sync")
 
