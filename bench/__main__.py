@@ -7,8 +7,8 @@ import os
 
 os.environ.setdefault("DISABLE_TQDM", "1")  # bm25s draws progress bars otherwise
 
-from bench import (bm25_vs_bm25s, chunking_vs_langchain, embedding, http_simulator, map_vs_sklearn,  # noqa: E402
-                   offline_rungs, overlap, postgres_vs_sqlite, scale, search_vs_sklearn, semantic_chunking,
+from bench import (bm25_vs_bm25s, chunking_vs_langchain, embedding, engine_figures,  # noqa: E402
+                   http_simulator, map_vs_sklearn, offline_rungs, overlap, postgres_vs_sqlite, scale, search_vs_sklearn, semantic_chunking,
                    served_indexer, served_search, tfidf_vs_sklearn)
 from bench.measure import format_table  # noqa: E402
 
@@ -16,7 +16,8 @@ BENCHMARKS = {"tfidf": tfidf_vs_sklearn, "map": map_vs_sklearn, "search": search
 # each prints its own tables
 OTHERS = {"bm25": bm25_vs_bm25s, "chunking": chunking_vs_langchain, "http": http_simulator, "scale": scale,
           "served": served_search, "embedding": embedding, "semantic": semantic_chunking, "postgres": postgres_vs_sqlite,
-          "served-index": served_indexer, "overlap": overlap, "rungs": offline_rungs}
+          "served-index": served_indexer, "overlap": overlap, "rungs": offline_rungs,
+          "engine-figures": engine_figures}
 HAS_LARGE = {"bm25"}  # benchmarks with sizes that run only with --large
 
 

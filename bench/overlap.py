@@ -11,6 +11,10 @@ each batch in the background while the next is read (the default). Reported: wal
 seconds spent inside the model's calls, and reading + embedding: what the runs would cost one after
 the other. Both e5 runs write the same index (checked). Seconds are wall time on the machine as it
 is: a shared 2-core machine runs other work too.
+
+``--pages 2000`` measures instead the first index of the bakery cloned to 2,000 pages (15,750
+chunks), paced at 3 requests per second like Notion's limit, its model in 2 worker processes
+(``--embed-workers 2``): how long a user's first TUNED index of such a workspace takes.
 """
 
 from __future__ import annotations
@@ -86,6 +90,35 @@ def measure(rate: float) -> pd.DataFrame:
     return frame.round({"seconds": 2, "embed s": 2, "reading + embedding s": 2})
 
 
+def measure_workspace(pages: int, rate: float = 3.0, workers: int = 2) -> dict[str, Any]:
+    """A first index of the bakery cloned to ``pages`` publishable pages, paced at ``rate`` requests per second on
+    the wall clock as against Notion, TUNED's model in ``workers`` processes embedding while the run reads."""
+    from lab.client import FixedRate, NotionClient
+    from lab.clock import WallClock
+    from lab.datasets.scaled_bakery import scaled_bakery_spec
+    from lab.embedders.workers import EmbeddingWorkers
+    from lab.index import IndexStore
+    from lab.ingest import SyncConfig, full_index
+    from lab.simulator import KB_INTEGRATION, LimitsConfig, bakery_simulator, in_process_session
+
+    unlimited = LimitsConfig(connection_budget=10 ** 9, workspace_budget=10 ** 9)
+    sim = bakery_simulator(seed=0, clock=WallClock(), limits=unlimited, spec=scaled_bakery_spec(pages))
+    clock = WallClock()
+    client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=clock,
+                          pacer=FixedRate(rate))
+    with EmbeddingWorkers(workers) as model:  # loaded before the clock starts, as a run's first batch would wait
+        dense = _TimedEmbedder(model)
+        texts = [0]
+        config = SyncConfig(dense=dense, on_embedded=lambda n: texts.__setitem__(0, texts[0] + n))
+        with IndexStore(":memory:") as store:
+            began = time.perf_counter()
+            report = full_index(client, store, clock, config)
+            seconds = time.perf_counter() - began
+    return {"pages": pages, "rate": rate, "workers": workers, "requests": report.requests,
+            "chunks": report.chunks_total, "texts embedded": texts[0], "seconds": round(seconds, 1),
+            "embed s": round(dense.seconds, 1), "reading alone s (requests / rate)": round(report.requests / rate, 1)}
+
+
 def main(quick: bool = False, rates: tuple[float, ...] | None = None) -> pd.DataFrame:
     """Measure at each rate and print the table."""
     frame = pd.concat([measure(rate) for rate in rates or (QUICK_RATES if quick else RATES)], ignore_index=True)
@@ -99,5 +132,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=float, action="append", help="requests per second (default: 12, then 4)")
     parser.add_argument("--quick", action="store_true", help="a smoke run at 50 requests per second")
+    parser.add_argument("--pages", type=int, help="instead: a first index of the bakery cloned to this many pages, "
+                                                  "at --rate (default 3) with --workers embedding processes")
+    parser.add_argument("--workers", type=int, default=2, help="embedding processes for --pages (default 2)")
     arguments = parser.parse_args()
-    main(arguments.quick, tuple(arguments.rate) if arguments.rate else None)
+    if arguments.pages:
+        print(pd.DataFrame([measure_workspace(arguments.pages, (arguments.rate or [3.0])[0], arguments.workers)])
+              .to_string(index=False))
+    else:
+        main(arguments.quick, tuple(arguments.rate) if arguments.rate else None)
