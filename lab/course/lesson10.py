@@ -1,7 +1,8 @@
 """Lesson 10's seed, its aim, the short names of its rungs and the layout of its ladder's table.
 
 The lesson climbs its tuning ladder on lesson 07's chunks in its cells; this module only names the
-rungs for the chart and lays the ladder out as a table.
+rungs for the chart and lays the ladder out as a table. A row is named by its step, never by its
+position: a climb of other steps (an exercise's one-step climb of 4-grams) is labelled with its own.
 """
 
 from __future__ import annotations
@@ -12,17 +13,33 @@ import pandas as pd
 
 from lab.retrieval import Ladder
 
-__all__ = ["SEED", "RUNG_LABELS", "RECALL_TARGET", "TYPO_QUESTION", "ladder_table", "key_figures"]
+__all__ = ["SEED", "RUNG_NAMES", "RECALL_TARGET", "TYPO_QUESTION", "rung_labels", "ladder_table", "key_figures"]
 
 SEED = 10  # seeds the simulated reads and the bootstrap
 
 #: The recall@8 the ladder aims for, set before climbing it: about 47 of the 55 questions' sections.
 RECALL_TARGET = 0.85
 
-#: Short names of the rungs, "start" first: the ladder's table and chart name each rung by them.
-RUNG_LABELS = ("0 start: BM25", "1 stems", "2 4-grams", "3 headings x2", "4 chunks 150", "5 RM3", "6 + LSA",
-               "7 BM25F", "8 + stems BM25", "9 + e5", "10 e5 en/pt", "11 sections", "12 no breadcrumb",
-               "13 scores, no LSA", "14 e5 at 0.75", "15 rerank", "16 rewrite")
+#: Short names of the lesson's rungs, by the name of their step: the ladder's table and chart label
+#: each row with its number in the climb and this name (a step not listed here keeps its own name).
+RUNG_NAMES = {
+    "Snowball stems, folded accents, stop words": "stems",
+    "character 4-grams instead of stems": "4-grams",
+    "title and section counted twice": "headings x2",
+    "chunks of 150/30 tokens, not 300/50": "chunks 150",
+    "RM3 feedback (10 docs, 10 terms)": "RM3",
+    "fused with LSA-128 by RRF": "+ LSA",
+    "BM25F: title, section, body as fields": "BM25F",
+    "fused with BM25 on Snowball stems": "+ stems BM25",
+    "fused with multilingual-e5-small by RRF": "+ e5",
+    "its English/Portuguese variant instead": "e5 en/pt",
+    "sections ranked, each at its best chunk": "sections",
+    "no 'Title > Section' first line in the texts": "no breadcrumb",
+    "fused by scaled scores: BM25F and e5 alike, no LSA": "scores, no LSA",
+    "e5 weighted 0.75 (Weaviate's default)": "e5 at 0.75",
+    "best 30 reranked by Voyage AI's rerank-2.5": "rerank",
+    "question rewritten by Claude before the search": "rewrite",
+}
 
 #: A customer's question with two typos (exercise 1).
 TYPO_QUESTION = "¿El rol de canella lleva nues?"
@@ -30,12 +47,21 @@ TYPO_QUESTION = "¿El rol de canella lleva nues?"
 _METRICS = ("recall@8", "MRR", "nDCG@10")
 
 
-def ladder_table(ladder: Ladder) -> pd.DataFrame:
-    """The ladder as the lesson shows it: each rung by its number and short name, its three means,
-    each gain over the recipe kept so far with its 95% interval, the questions whose recall@8 went
-    up and down, and whether the rule kept it (or that it was skipped: its API key is not set)."""
+def rung_labels(table: pd.DataFrame, start: str = "start") -> list[str]:
+    """A label for each row of a climb's table (``Ladder.table``): its number in the climb and its step's
+    short name (:data:`RUNG_NAMES`, else the step's own name); the first row, the recipe the climb
+    starts from, is called ``start``."""
+    return [f"{number} {start if number == 0 else RUNG_NAMES.get(step, step)}"
+            for number, step in enumerate(table["step"])]
+
+
+def ladder_table(ladder: Ladder, start: str = "start") -> pd.DataFrame:
+    """The ladder as the lesson shows it: each rung by its number and short name (:func:`rung_labels`),
+    its three means, each gain over the recipe kept so far with its 95% interval, the questions whose
+    recall@8 went up and down, and whether the rule kept it (or that it was skipped: its API key is not
+    set)."""
     rows = []
-    for label, (_, row) in zip(RUNG_LABELS, ladder.table.iterrows()):
+    for label, (_, row) in zip(rung_labels(ladder.table, start), ladder.table.iterrows()):
         shown = {"rung": label, **{m: round(row[m], 3) for m in _METRICS}}
         for metric in _METRICS:
             gain = row.get(f"gain {metric}")

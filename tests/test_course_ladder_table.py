@@ -1,0 +1,30 @@
+"""Lesson 10's ladder table names each row by its step, so that any climb reads right, not only the lesson's."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from lab.course.lesson10 import ladder_table, rung_labels
+from lab.retrieval import Ladder, Recipe
+
+
+def _climbed(*steps: str) -> Ladder:
+    """A climb's table as :func:`lab.retrieval.climb` writes it, with made-up measures."""
+    rows = [{"step": "start", "recall@8": 0.5, "MRR": 0.4, "nDCG@10": 0.45, "kept": True}]
+    for step in steps:
+        rows.append({"step": step, "recall@8": 0.6, "MRR": 0.5, "nDCG@10": 0.55, "gain recall@8": 0.1,
+                     "95% CI recall@8": "[+0.020, +0.180]", "gain MRR": 0.1, "95% CI MRR": "[+0.010, +0.190]",
+                     "gain nDCG@10": 0.1, "95% CI nDCG@10": "[+0.030, +0.170]", "recall@8 up/down": "6/1",
+                     "kept": True})
+    return Ladder(table=pd.DataFrame(rows), per_question={}, recipe=Recipe())
+
+
+def test_a_one_step_climb_of_4_grams_is_labelled_by_its_step_not_by_the_ladders_first_rung() -> None:
+    table = ladder_table(_climbed("character 4-grams"))
+    assert list(table.index) == ["0 start", "1 character 4-grams"]
+
+
+def test_the_lessons_rungs_keep_their_short_names_wherever_they_stand() -> None:
+    climbed = _climbed("character 4-grams instead of stems", "title and section counted twice")
+    assert rung_labels(climbed.table, start="start: BM25") == ["0 start: BM25", "1 4-grams", "2 headings x2"]
+    assert list(ladder_table(climbed, start="start: BM25").index) == rung_labels(climbed.table, "start: BM25")
