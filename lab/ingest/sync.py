@@ -74,7 +74,7 @@ from lab.embedders import DenseEmbedder
 from lab.index import IndexedPage, IndexSnapshot, IndexStore, dense_models, require_dense_model
 from lab.index.upkeep import RECONCILED_SUFFIX
 from lab.ingest.publishing import DEFAULT_BATCH_PAGES, Publication, Tally
-from lab.ingest.quick_sync import plan_quick
+from lab.ingest.quick_sync import edited_filter, plan_quick
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
@@ -414,8 +414,8 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
     began = clock.datetime().isoformat()
     with _embedding_ahead(store, config, staging, full=False) as ahead:
         keep = _keeper(config, staging, ahead)
-        edited = query_every_row(client.data_sources.query, source_id, filter={
-            "timestamp": "last_edited_time", "last_edited_time": {"on_or_after": watermark}}, shape=page_essentials)
+        edited = query_every_row(client.data_sources.query, source_id, filter=edited_filter(watermark),
+                                 shape=page_essentials)
         changed = [(page["last_edited_time"], page_title(page)) for page in edited.rows]
         edited_windows = edited.windows
         del edited  # a bulk edit returns thousands of page objects: keep only what the report needs
