@@ -9,6 +9,7 @@ from lab.course.edits import afternoon_edits, apply_edits
 from lab.course.lesson06 import STORAGE_FAQ, fresh_world, storage_faq_edit
 from lab.course.story import World
 from lab.exercises.checking import Exercises
+from lab.ingest.quick_sync import edited_filter
 from lab.ingest.reading import find_data_source, page_title
 from lab.ingest.sync import SyncReport, cost_table, full_index, incremental_sync
 
@@ -79,9 +80,13 @@ def _restored_notice() -> dict:
     clock.set(2 * 3600)
     incremental_sync(world.client, world.store, clock)
     clock.set(2 * 3600 + 600)
-    ws.restore(ws.page_id("aviso-semana-santa-2026"))
+    notice = ws.page_id("aviso-semana-santa-2026")
+    ws.restore(notice)
+    since = edited_filter(world.store.watermark("notion"))
+    rows = collect_paginated_api(world.client.data_sources.query, filter=since,
+                                 data_source_id=find_data_source(world.client)["id"])
     back = incremental_sync(world.client, world.store, clock)
     return {"chunks_new": back.chunks_new, "chunks_updated": back.chunks_updated,
-            "tokens_embedded": back.tokens_embedded}
+            "tokens_embedded": back.tokens_embedded, "found_by_watermark": notice in {row["id"] for row in rows}}
 
 
