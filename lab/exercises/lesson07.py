@@ -42,9 +42,14 @@ def _one_ranking_by_hand() -> dict:
     corpus, questions = _bakery()
     question = questions[1]
     ranked = source_units(BM25Retriever().fit(corpus).search(question.question, k=50))
-    return {"recall_at_8": recall_at_k(ranked, question.relevant, 8),
-            "reciprocal_rank": reciprocal_rank(ranked, question.relevant),
-            "ndcg_at_10": ndcg_at_k(ranked, question.relevant, 10)}
+    measures = {"recall@8": lambda units: recall_at_k(units, question.relevant, 8),
+                "MRR": lambda units: reciprocal_rank(units, question.relevant),
+                "nDCG@10": lambda units: ndcg_at_k(units, question.relevant, 10)}
+    gold_first = sorted(ranked, key=lambda unit: unit not in question.relevant)  # the same sections, gold first
+    unmoved = [name for name, measure in measures.items() if measure(gold_first) == measure(ranked)]
+    return {"recall_at_8": measures["recall@8"](ranked), "reciprocal_rank": measures["MRR"](ranked),
+            "ndcg_at_10": measures["nDCG@10"](ranked),
+            "unmoved_by_order": unmoved[0] if len(unmoved) == 1 else set(unmoved)}
 
 
 @exercise.define(2)
