@@ -40,4 +40,4 @@ def _four_grams_alone() -> dict:
     step = Step("character 4-grams", {"analyzer": CharNgramAnalyzer(n=4)})
     row = climb(Recipe(), [step], read_pages(SEED), questions, seed=SEED).table.iloc[1]
     up, down = (int(n) for n in row["recall@8 up/down"].split("/"))
-    return {"questions_up": up, "questions_down": down, "low": float(row["low recall@8"])}
+    return {"questions_up": up, "questions_down": down, "low": float(row["low recall@8"]), "kept": bool(row["kept"])}
