@@ -147,3 +147,59 @@ def test_the_command_line_sync_warns_in_one_line_and_its_status_file_records_the
     written = read_status_file(status)
     assert written.retired_pages == [page.id] and written.counts["pages_removed"] == 1
     assert written.message == "incremental run; warning: 1 page retired from the index"
+
+
+def test_the_status_of_a_run_that_retired_pages_holds_an_alert_a_monitor_can_test_for_null() -> None:
+    run = {"kind": "incremental", "ran_at": "2026-04-08T14:05:00.000Z", "watermark": "2026-04-08T14:00:00.000Z",
+           "pages_removed": 2}
+    status = RunStatus.from_run(run, exit_code=ExitCode.REMOVED, retired_pages=["a-1", "b-2"])
+    assert status.alert.startswith("2 pages removed from the index (ids in retired_pages)")
+    assert status.outcome == "ok" and status.exit_code == 10
+    assert RunStatus.from_run(run | {"pages_removed": 0}).alert is None
+    assert json.loads(status.to_line())["alert"] == status.alert
+    assert json.loads(RunStatus.from_run(run | {"pages_removed": 0}).to_line())["alert"] is None
+
+
+def test_a_status_file_written_before_the_alert_existed_reads_as_no_alert(tmp_path) -> None:
+    line = {"command": "sync", "outcome": "ok", "exit_code": 0, "finished_at": "x", "watermark": None,
+            "counts": {}, "message": "incremental run", "retired_pages": []}
+    path = tmp_path / "status.json"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert read_status_file(path).alert is None
+    path.write_text(json.dumps(line | {"alert": 3}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="'alert' as a int"):
+        read_status_file(path)
+
+
+def test_the_removal_exit_code_is_its_own_and_documented() -> None:
+    assert ExitCode.REMOVED == 10 and len({int(code) for code in ExitCode}) == len(ExitCode)
+
+
+@pytest.mark.slow
+def test_sync_with_alert_on_removal_exits_10_when_pages_left_and_0_when_none_did(tmp_path, monkeypatch,
+                                                                                   capsys) -> None:
+    monkeypatch.setenv("NOTION_TOKEN", DEFAULT_SERVE_TOKEN)
+    sim = bakery_simulator(seed=0, clock=WallClock(), tokens={KB_INTEGRATION: DEFAULT_SERVE_TOKEN})
+    db, status = tmp_path / "kb.sqlite", tmp_path / "status.json"
+    with serve_in_background(sim) as server:
+        common = ["--base-url", server.base_url, "--db", str(db), "--rate", "100"]
+        assert main(["index", *common, "--recipe", "lexical"]) == ExitCode.OK
+        alerting = ["sync", *common, "--status-file", str(status), "--alert-on-removal"]
+        assert main(alerting) == ExitCode.OK  # nothing left: 0, and no alert
+        assert read_status_file(status).alert is None and read_status_file(status).exit_code == 0
+        gone = [page.id for page in _rows(sim)[:2]]
+        for page_id in gone:
+            sim.workspace.move_to_trash(page_id)
+        capsys.readouterr()
+        assert main(alerting) == ExitCode.REMOVED == 10
+        captured = capsys.readouterr()
+        assert captured.err.startswith("warning: 2 pages retired from the index")
+        written = read_status_file(status)
+        assert written.outcome == "ok" and written.exit_code == 10 and sorted(written.retired_pages) == sorted(gone)
+        assert written.alert.startswith("2 pages removed from the index") and written.counts["pages_removed"] == 2
+        sim.workspace.move_to_trash(_rows(sim)[2].id)
+        assert main(["sync", *common, "--status-file", str(status)]) == ExitCode.OK  # without the flag: 0
+        assert read_status_file(status).exit_code == 0 and read_status_file(status).alert.startswith("1 page removed")
+        sim.workspace.move_to_trash(_rows(sim)[3].id)
+        assert main(["sync", *common, "--alert-on-removal"]) == ExitCode.REMOVED  # without a status file too
+    assert DEFAULT_SERVE_TOKEN not in status.read_text(encoding="utf-8")

@@ -23,6 +23,8 @@ class ExitCode(IntEnum):
     SKIPPED = 8  # some inputs were refused and skipped, each named on stderr; the others were done (search:
     #              questions on stdin; ingest-folder: files, whose chunks from an earlier run stay as they were)
     BUSY = 9  # index, sync, ingest-folder: another run on the same index did not end within --lock-wait; nothing was written
+    REMOVED = 10  # sync --alert-on-removal: done, the index is up to date, and pages were removed from it: look
+    #               (retired is legitimate, lost access looks the same; the ids are in --status-file)
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
     PIPE = 141  # the reader of the output went away (| head): the rest was not printed (128 + SIGPIPE)
 

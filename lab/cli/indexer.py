@@ -53,7 +53,10 @@ def _indexer_run(args: argparse.Namespace, kind: str) -> tuple[int, "SyncReport"
     token = token_from_env(args.token_env)
     index_file_exists(args.db)  # a folder, or a path it may not look into, is refused before the lock
     with one_run_at_a_time(args.db, args.lock_wait):
-        return _locked_run(args, kind, token)
+        code, report = _locked_run(args, kind, token)
+    if getattr(args, "alert_on_removal", False) and report.retired:
+        code = ExitCode.REMOVED  # done, and a scheduler that acts on a non-zero exit makes someone look
+    return code, report
 
 
 def _locked_run(args: argparse.Namespace, kind: str, token: str) -> tuple[int, "SyncReport"]:
@@ -374,7 +377,7 @@ def _write_status(args: argparse.Namespace, code: ExitCode, line: str, retired: 
 
     token = os.environ.get(args.token_env, "").strip() or None
     run, watermark, chunks = _index_state(args.db)
-    if code == ExitCode.OK and run is not None:
+    if code in (ExitCode.OK, ExitCode.REMOVED) and run is not None:
         status = RunStatus.from_run(run, exit_code=int(code), retired_pages=retired)
     else:
         status = RunStatus(command="sync", outcome="refused" if code == ExitCode.GUARDRAIL else "failed",
@@ -386,7 +389,7 @@ def _write_status(args: argparse.Namespace, code: ExitCode, line: str, retired: 
         problem = f"error: cannot write --status-file {args.status_file} ({exc.strerror or exc}); a monitor " \
                   "watching it sees the previous status"
         print(problem, file=sys.stderr)
-        return int(ExitCode.FAILED) if code == ExitCode.OK else int(code)
+        return int(ExitCode.FAILED) if code in (ExitCode.OK, ExitCode.REMOVED) else int(code)
     return int(code)
 
 
@@ -423,4 +426,8 @@ def add_indexer_parsers(sub: argparse._SubParsersAction) -> None:
                       help="reconcile this run (list every publishable page) whatever --reconcile-every says")
     sync.add_argument("--status-file", default=None, metavar="PATH",
                       help="replace PATH with one line of JSON saying how the run ended (for a monitor)")
+    sync.add_argument("--alert-on-removal", action="store_true",
+                      help="end with exit code 10, not 0, when the run removed pages from the index, so that a "
+                           "scheduler acting on the exit code (systemd's OnFailure=) makes someone look; the "
+                           "status file's alert names them either way (default: 0, a removal is legitimate)")
     sync.set_defaults(func=sync_command)

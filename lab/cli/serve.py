@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.cli.exits import CommandFailure, ExitCode
-from lab.cli.options import PORT, PROBABILITY, SECONDS, SEED, check_token
+from lab.cli.options import PORT, PROBABILITY, SECONDS, SEED, check_token, in_range
 from lab.clock import WallClock
 from lab.notion import PLANS
 from lab.simulator import LimitsConfig, NotionSimulator, Workspace, derived_token
@@ -22,6 +22,8 @@ __all__ = ["DEFAULT_SERVE_TOKEN", "add_serve_parser", "serve_command"]
 #: ``--token`` is not given. It is public: it exists so that examples work out of the box against a
 #: local simulator, nothing else.
 DEFAULT_SERVE_TOKEN = "ntn_lab_local_simulator_token"
+#: ``--search-delay``: from none (the default) up to a day
+DELAY = in_range(float, 0.0, 86_400.0)
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -30,7 +32,7 @@ def serve_command(args: argparse.Namespace) -> int:
     check_token(token, "--token")
     limits = LimitsConfig(plan=args.plan, window_seconds=args.window_seconds,
                           workspace_window_seconds=args.window_seconds, p_workspace=args.p_workspace,
-                          p_overload=args.p_overload)
+                          p_overload=args.p_overload, search_delay=args.search_delay)
     workspace = Workspace.from_spec(_spec(args.workspace), WallClock())
     first = next(iter(workspace.integrations))  # the bakery's is the knowledge-base indexer
     # Every other integration's token derives from this token, not from the seed.
@@ -43,7 +45,8 @@ def serve_command(args: argparse.Namespace) -> int:
         raise CommandFailure(ExitCode.LISTEN, f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
                                         "choose another --port (0 lets the system pick one)") from None
     print(f"Notion API simulator for '{workspace.name}' at {server.base_url}  (plan {args.plan}: "
-          f"{limits.budget} requests per {args.window_seconds:g}-s window, seed {args.seed})")
+          f"{limits.budget} requests per {args.window_seconds:g}-s window, seed {args.seed}"
+          + (f"; search shows a page {args.search_delay:g} s after its last edit" if args.search_delay else "") + ")")
     for key, integration in sorted(workspace.integrations.items()):
         print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, first, args.token)}")
     print(f"Use base_url without /v1 with the official SDK. Connections silent for {args.idle_timeout:g} s are "
@@ -92,6 +95,9 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--window-seconds", type=SECONDS, default=60.0, help="rate-limit window length")
     serve.add_argument("--p-workspace", type=PROBABILITY, default=0.0, help="probability of a workspace 429")
     serve.add_argument("--p-overload", type=PROBABILITY, default=0.0, help="probability of a 529")
+    serve.add_argument("--search-delay", type=DELAY, default=0.0, metavar="SECONDS",
+                       help="leave a page out of /v1/search until this many seconds after it was created or "
+                            "edited, as Notion's search index lags (data source queries see it at once; default 0)")
     serve.add_argument("--idle-timeout", type=SECONDS, default=IDLE_TIMEOUT,
                        help="close a connection that stays silent, or sends only part of a request, this many "
                             f"seconds (default {IDLE_TIMEOUT:g})")

@@ -6,8 +6,10 @@ happened: the outcome, the exit code, the run's counts, the watermark and when t
 (as the sync reports it: the simulated clock in the lessons, the wall clock on the command line).
 A monitor alerts when ``outcome`` is not ``"ok"``, or when ``finished_at`` grows too old (the job
 stopped running at all). A run that finished but retired pages is ``"ok"`` (retiring a page is
-legitimate) and says so: ``counts["pages_removed"]``, the ids in ``retired_pages`` and a warning
-in ``message``, so that a monitor can alert on it too (ids only: the file is readable by others).
+legitimate) and says so: ``counts["pages_removed"]``, the ids in ``retired_pages``, a warning
+in ``message`` and ``alert``, which is ``null`` unless the run has something a person should look at
+(then one line naming it), so that a monitor can alert on it too (ids only: the file is readable by
+others). With ``sync --alert-on-removal`` such a run also ends with exit code 10, not 0.
 
 The file is written to a temporary file in the same folder and renamed over the old one, so a
 reader sees the previous status or the new one, never half a line. The token never reaches it:
@@ -40,9 +42,10 @@ MAX_STATUS_BYTES = 1 << 20
 #: Each field of the file and what it holds, as JSON reads it back.
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {"command": (str,), "outcome": (str,), "exit_code": (int,),
                                              "finished_at": (str,), "watermark": (str, type(None)),
-                                             "counts": (dict,), "message": (str,), "retired_pages": (list,)}
+                                             "counts": (dict,), "message": (str,), "retired_pages": (list,),
+                                             "alert": (str, type(None))}
 #: Fields a file written before they existed may lack, and what they read as then.
-_OPTIONAL_FIELDS: dict[str, Any] = {"retired_pages": []}
+_OPTIONAL_FIELDS: dict[str, Any] = {"retired_pages": [], "alert": None}
 
 
 class StatusFileError(LabError, ValueError):
@@ -61,6 +64,7 @@ class RunStatus:
     counts: dict[str, int] = field(default_factory=dict)
     message: str = ""
     retired_pages: list[str] = field(default_factory=list)  # ids of the pages the run took out of the index
+    alert: str | None = None  # what a person should look at (pages removed), None when nothing
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -72,10 +76,13 @@ class RunStatus:
         """The status of a run that finished, from its ``sync_runs`` row (as the index recorded it) and the ids
         of the pages it retired (the row counts them; the run's report names them)."""
         removed = int(run.get("pages_removed", 0))
-        alert = f"; warning: {removed} page{'' if removed == 1 else 's'} retired from the index" if removed else ""
+        pages = f"{removed} page{'' if removed == 1 else 's'}"
+        warning = f"; warning: {pages} retired from the index" if removed else ""
+        alert = f"{pages} removed from the index (ids in retired_pages): retired, or the integration lost access" \
+            if removed else None
         return cls(command=command, outcome="ok", exit_code=exit_code, finished_at=run["ran_at"],
                    watermark=run["watermark"], counts={name: int(run[name]) for name in RUN_COUNTS if name in run},
-                   message=f"{run['kind']} run{alert}", retired_pages=list(retired_pages))
+                   message=f"{run['kind']} run{warning}", retired_pages=list(retired_pages), alert=alert)
 
     def to_line(self, *secrets: str | None) -> str:
         """The status as one line of JSON (keys sorted), with every secret given redacted."""

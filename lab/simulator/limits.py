@@ -8,6 +8,10 @@
   in for other, unseen connections.
 - Overload: a probability of 529 ``service_overload``; server errors (500/502/503/504) only
   when fault injection asks for them.
+- Search indexing delay (off unless asked for): Notion's search index lags behind the workspace,
+  so ``POST /v1/search`` leaves out a page created or edited less than ``search_delay`` seconds
+  ago (by its ``last_edited_time``, which Notion keeps to the minute); data source queries,
+  page and block reads see it at once, as in Notion.
 
 Windows are aligned on multiples of their length from the clock's start, so a client that
 knows the plan can plan its spending (the budget-aware client of lesson 02 does).
@@ -54,6 +58,7 @@ class LimitsConfig:
     p_overload: float = 0.0
     overload_retry_after: int = 2
     p_server_error: float = 0.0
+    search_delay: float = 0.0  # seconds before /v1/search shows a created or edited page (0: at once)
 
     def __post_init__(self) -> None:
         if self.plan not in PLANS:
@@ -62,6 +67,9 @@ class LimitsConfig:
             check_share(name, getattr(self, name), " (a probability)")
         if self.window_seconds <= 0 or self.workspace_window_seconds <= 0:
             raise ValueError("window lengths must be positive")
+        if isinstance(self.search_delay, bool) or not isinstance(self.search_delay, (int, float)) \
+                or not 0 <= self.search_delay < math.inf:
+            raise ValueError(f"search_delay is seconds, a finite number of at least 0, not {self.search_delay!r}")
 
     @property
     def budget(self) -> int:

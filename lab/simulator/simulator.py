@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections import deque
+from datetime import datetime, timedelta, timezone
 from dataclasses import astuple, dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -409,14 +410,16 @@ class NotionSimulator:
                                        "\"last_edited_time\", \"direction\": \"ascending\" or \"descending\"}.")
             descending = sort.get("direction", "descending") == "descending"
         ws = self.workspace
-        scope = "search/" + json.dumps([query, sorted(kinds), descending])
+        indexed = self._search_index_cutoff()
+        scope = "search/" + json.dumps([query, sorted(kinds), descending, indexed and indexed.isoformat()])
         results = self._listings.get(ws, request.integration.key, scope)
         if results is None:
             needle = query.lower()
             found: list[tuple[str, str, Any]] = []
             if "page" in kinds:
                 for page in ws.pages.values():
-                    if not page.in_trash and needle in page.title.lower() and self._visible(request, page.id):
+                    if (not page.in_trash and needle in page.title.lower() and self._visible(request, page.id)
+                            and (indexed is None or _instant(page.edited) <= indexed)):
                         found.append((page.edited, page.id, page))
             if "data_source" in kinds:
                 for ds in ws.data_sources.values():
@@ -442,6 +445,13 @@ class NotionSimulator:
             return obj[0].database_id if isinstance(obj, list) else obj.id
 
         return self._paginate(results, render, item_id, params, "body", version.list_type)
+
+    def _search_index_cutoff(self) -> datetime | None:
+        """With a search delay, the last edit time search has indexed by now (a page edited later is left
+        out); None without one."""
+        if not self.limits.search_delay:
+            return None
+        return self.clock.datetime().astimezone(timezone.utc) - timedelta(seconds=self.limits.search_delay)
 
     def _query_data_source(self, request: _Request, ds_id: str) -> dict[str, Any]:
         ds = self.workspace.data_sources.get(ds_id)
@@ -529,6 +539,12 @@ class NotionSimulator:
 
     def _me(self, request: _Request) -> dict[str, Any]:
         return bot_user_object(self.workspace, request.integration, plan=self.limits.plan)
+
+
+def _instant(stamp: str) -> datetime:
+    """A Notion time stamp (``2026-04-08T14:05:00.000Z``) as an aware datetime."""
+    instant = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return instant if instant.tzinfo is not None else instant.replace(tzinfo=timezone.utc)
 
 
 def _own_id(item: Page | Any) -> str:
