@@ -22,9 +22,9 @@ from lab.ingest.shared_embedding import CLAIM_SIZE, QueuedEmbedder, embed_pendin
 from tests.fake_embedders import HashEmbedder
 
 REPO = Path(__file__).resolve().parents[1]
-#: Blocks rewritten in each page of the served bakery: enough new text (some 200 chunks) that a run sharing its
-#: embedding takes seconds, so a worker polling once a second takes part whatever the machine's load
-NEW_PER_PAGE = 12
+#: Blocks rewritten in each page of the served bakery: enough new text (some 70 chunks) that a run sharing its
+#: embedding takes seconds, so a worker polling every 50 ms takes part whatever the machine's load
+NEW_PER_PAGE = 2
 TEXTS = [f"Texto {n}: la panadería abre a las {7 + n % 5} y cierra a las {18 + n % 4}." for n in range(40)]
 
 # A worker process with a slow fake model: it says "claimed" when it starts embedding a claim (so a test can
@@ -244,7 +244,7 @@ def test_index_embeds_on_workers_and_through_the_queue_with_a_worker_taking_part
     assert "multilingual-e5-small-q4 in 2 processes" in index("--db", pooled, "--embed-workers", "2")
     # the queue: a worker started first, the run embeds beside it
     IndexStore(postgres_url).close()
-    worker = subprocess.Popen([sys.executable, "-m", "lab", "embed", "--db", postgres_url, "--idle-exit", "600"],
+    worker = subprocess.Popen([sys.executable, "-m", "lab", "embed", "--db", postgres_url, "--idle-exit", "600", "--poll", "0.05"],
                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert worker.stdout is not None
     assert "loading multilingual-e5-small-q4" in worker.stdout.readline()
@@ -256,7 +256,7 @@ def test_index_embeds_on_workers_and_through_the_queue_with_a_worker_taking_part
     progress = [line.split()[0] for line in worker_out.splitlines() if line.endswith("texts embedded")]
     by_worker = int(progress[-1]) if progress else 0
     new = _new_texts(pooled)
-    assert len(new) > 150 and here > 0 and by_worker > 0 and here + by_worker == len(new)  # each text once
+    assert len(new) > 40 and here > 0 and by_worker > 0 and here + by_worker == len(new)  # each text once
     pooled_vectors, queued_vectors = _index_chunks(pooled), _index_chunks(postgres_url)
     assert set(pooled_vectors) == set(queued_vectors)
     cosines = [float(pooled_vectors[i] @ queued_vectors[i]) for i in pooled_vectors]

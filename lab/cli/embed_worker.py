@@ -66,7 +66,7 @@ def _work(args: argparse.Namespace, queue, variant: str, worker: str) -> int:
         print(f"  {done} texts embedded", flush=True)
 
     try:
-        total = embed_pending(queue, embedder, idle_exit=args.idle_exit, on_embedded=embedded)
+        total = embed_pending(queue, embedder, idle_exit=args.idle_exit, poll=args.poll, on_embedded=embedded)
     finally:
         if isinstance(embedder, EmbeddingWorkers):
             embedder.close()
@@ -83,6 +83,8 @@ def add_embed_parser(sub: argparse._SubParsersAction) -> None:
     embed.add_argument("--idle-exit", type=SECONDS, default=60.0, metavar="SECONDS",
                        help="stop once the queue has had no pending text for this long (default 60): start the "
                             "workers before or during the run")
+    embed.add_argument("--poll", type=SECONDS, default=1.0, metavar="SECONDS",
+                       help="while the queue is empty, look again after this long (default 1)")
     embed.add_argument("--embed-workers", type=WORKERS, default=1, metavar="N",
                        help="embed in N processes on this machine (default 1)")
     embed.set_defaults(func=embed_command)
