@@ -9,7 +9,8 @@ from lab.services.anthropic import (DEFAULT_MODEL, ModelAnswer, ModelCallError, 
 from lab.services.embedding_bill import EmbeddingBill, embedding_bill
 from lab.services.pricing import DEFAULT_PRICE, VOYAGE_PRICES, EmbeddingPrice, ModelPrice
 from lab.services.recorded import RecordedSession, RecordingExhausted
-from lab.services.voyage_rerank import VOYAGE_RERANK_URL, RerankError, VoyageReranker, reranker_from_env
+from lab.services.voyage_rerank import (VOYAGE_RERANK_URL, RerankError, RerankReplyError, VoyageReranker, read_scores,
+                                        reranker_from_env)
 from lab.services.voyage import (VOYAGE_INPUT_TOKENS, VOYAGE_REQUEST_TEXTS, VOYAGE_REQUEST_TOKENS, EmbeddingError,
                                  EmbeddingResult, VoyageEmbedder, missing_key_message, request_batches,
                                  same_vector_space, voyage_family, voyage_from_env)
@@ -18,4 +19,4 @@ __all__ = ["DEFAULT_MODEL", "DEFAULT_PRICE", "ModelPrice", "ModelAnswer", "Model
            "call_model", "EmbeddingBill", "embedding_bill", "EmbeddingError", "EmbeddingResult", "VoyageEmbedder", "missing_key_message",
            "voyage_from_env", "VOYAGE_INPUT_TOKENS", "EmbeddingPrice", "VOYAGE_PRICES", "VOYAGE_REQUEST_TEXTS",
            "VOYAGE_REQUEST_TOKENS", "request_batches", "same_vector_space", "voyage_family", "VOYAGE_RERANK_URL", "RerankError", "VoyageReranker",
-           "reranker_from_env", "RecordedSession", "RecordingExhausted"]
+           "reranker_from_env", "RecordedSession", "RecordingExhausted", "RerankReplyError", "read_scores"]
