@@ -92,6 +92,27 @@ def test_read_scores_puts_a_reply_listed_best_first_back_in_the_order_sent() -> 
     assert read_scores({"data": []}, 0) == []
 
 
+class FirstStage(BM25Retriever):
+    """BM25 that records how many hits each search asked it for."""
+
+    def search(self, query: str, k: int = 10, audience: str | None = None, min_score: float | None = None):
+        self.asked = k
+        return super().search(query, k, audience=audience, min_score=min_score)
+
+
+def test_reranked_sends_only_its_depth_and_keeps_the_first_stage_s_next_hits_below_unread() -> None:
+    reranker = PrefersWord("lleva")
+    first = FirstStage()
+    search = Reranked(first, reranker, depth=2).fit(CORPUS)
+    plain = BM25Retriever().fit(CORPUS).search("pan nuez trigo domingos", k=4)
+    hits = search.search("pan nuez trigo domingos", k=4)
+    assert [hit.id for hit in plain] == ["a", "b", "c"]
+    assert first.asked == 4 and len(reranker.calls[0][1]) == 2  # asked for 4, only the best 2 were sent
+    assert [hit.id for hit in hits] == ["b", "a", "c"]  # the 2 reordered, then the rest as the first stage had it
+    assert [hit.score for hit in hits] == [1.0, 0.1, plain[2].score]
+    assert [hit.id for hit in search.search("pan nuez trigo domingos", k=4, min_score=0.05)] == ["b", "a"]
+
+
 def test_reranked_reorders_the_first_stage_s_best_and_asks_once_per_question() -> None:
     reranker = PrefersWord("lleva")
     search = Reranked(BM25Retriever(), reranker, depth=3).fit(CORPUS)
