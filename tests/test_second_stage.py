@@ -10,7 +10,8 @@ from lab.clock import SimulatedClock
 from lab.exercises.runs import read_pages
 from lab.retrieval import (BM25Retriever, MissingKeyError, Recipe, Reranked, Rewritten, SearchCorpus, Step,
                            bakery_questions, claude_rewriter, climb)
-from lab.services import ModelAnswer, RerankError, RerankReplyError, Skipped, VoyageReranker, read_scores
+from lab.services import (VOYAGE_RERANK_PRICES, ModelAnswer, RerankError, RerankPrice, RerankReplyError, Skipped,
+                          VoyageReranker, read_scores, rerank_tokens)
 from lab.simulator import bakery_workspace
 from tests.fake_transport import ScriptedSession, answer
 from tests.leaks import shown
@@ -90,6 +91,20 @@ def test_read_scores_puts_a_reply_listed_best_first_back_in_the_order_sent() -> 
             {"index": 1, "relevance_score": 0.1}]
     assert read_scores({"data": data}, 3) == [0.5, 0.1, 0.8]
     assert read_scores({"data": []}, 0) == []
+
+
+def test_a_rerank_request_is_billed_for_the_query_beside_each_passage_at_its_model_s_price() -> None:
+    assert rerank_tokens(13, [200, 100, 50]) == 13 * 3 + 350
+    assert rerank_tokens(5, []) == 0
+    with pytest.raises(ValueError, match="whole numbers >= 0"):
+        rerank_tokens(-1, [3])
+    price = VOYAGE_RERANK_PRICES["rerank-2.5"]
+    assert price.cost(1_000_000) == pytest.approx(0.05)
+    assert VOYAGE_RERANK_PRICES["rerank-2.5-lite"].cost(1_000_000) == pytest.approx(0.02)
+    with pytest.raises(ValueError, match="names its model"):
+        RerankPrice("", 0.05)
+    with pytest.raises(ValueError, match="usd_per_million"):
+        RerankPrice("rerank-2.5", float("inf"))
 
 
 class FirstStage(BM25Retriever):

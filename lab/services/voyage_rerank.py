@@ -10,7 +10,8 @@ shows its key.
 The reply lists ``{"index": i, "relevance_score": s}`` items, best first, ``index`` counting the
 passages as sent. The client sends no ``top_k``, so every passage must come back exactly once:
 an index out of range, twice, or missing is a :class:`RerankReplyError` naming it, never a
-ranking built on a guess.
+ranking built on a guess. A request is billed for the query's tokens once per passage plus every
+passage's tokens (:func:`rerank_tokens`), priced in :data:`lab.services.VOYAGE_RERANK_PRICES`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from lab.redaction import check_secret
 from lab.retry import RetryPolicy
 from lab.services.voyage import VOYAGE_KEY_ENV, EmbeddingError, post_with_retries
 
-__all__ = ["VOYAGE_RERANK_URL", "RerankError", "RerankReplyError", "VoyageReranker", "read_scores",
+__all__ = ["VOYAGE_RERANK_URL", "RerankError", "RerankReplyError", "VoyageReranker", "read_scores", "rerank_tokens",
            "reranker_from_env"]
 
 VOYAGE_RERANK_URL = "https://api.voyageai.com/v1/rerank"
@@ -39,6 +40,15 @@ class RerankError(EmbeddingError):
 
 class RerankReplyError(RerankError):
     """The rerank API's reply does not give one score to each passage sent; the message names what is wrong."""
+
+
+def rerank_tokens(query_tokens: int, document_tokens: Sequence[int]) -> int:
+    """The tokens a rerank request is billed for, as Voyage AI defines them: the query's tokens times the
+    number of passages, plus the tokens of every passage (the model reads the query beside each)."""
+    counts = [query_tokens, *document_tokens]
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts):
+        raise ValueError(f"token counts are whole numbers >= 0, got {query_tokens!r} and {list(document_tokens)!r}")
+    return query_tokens * len(counts[1:]) + sum(counts[1:])
 
 
 def read_scores(payload: Any, count: int) -> list[float]:
