@@ -3,6 +3,8 @@
 The lesson climbs its tuning ladder on lesson 07's chunks in its cells; this module only names the
 rungs for the chart and lays the ladder out as a table. A row is named by its step, never by its
 position: a climb of other steps (an exercise's one-step climb of 4-grams) is labelled with its own.
+It also names the replies the lesson plays back to its two paid rungs (:data:`PLAYBACK`, written for
+the lesson, not measured) and the question it plays them to.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from lab.course.paths import DATA_DIR
 from lab.retrieval import Ladder
 
-__all__ = ["SEED", "RUNG_NAMES", "RECALL_TARGET", "TYPO_QUESTION", "rung_labels", "ladder_table", "key_figures"]
+__all__ = ["SEED", "RUNG_NAMES", "RECALL_TARGET", "TYPO_QUESTION", "GAP_QUESTION", "PLAYBACK", "rung_labels",
+           "ladder_table", "key_figures"]
 
 SEED = 10  # seeds the simulated reads and the bootstrap
 
@@ -43,6 +47,15 @@ RUNG_NAMES = {
 
 #: A customer's question with two typos (exercise 1).
 TYPO_QUESTION = "¿El rol de canella lleva nues?"
+
+#: A labelled question whose miss is a vocabulary gap: the customer writes "quejarme", the policy
+#: "reclamar" (the gold section, *Plazos para reclamar*, comes 16th under the recipe reached).
+GAP_QUESTION = "q24"
+
+#: Replies to the reranking and rewriting rungs for :data:`GAP_QUESTION`, written for the lesson in the
+#: shapes Voyage AI's and Anthropic's documentation give (its ``note`` says so): they show the clients'
+#: mechanics and the price, and measure nothing about either model (``lab.services.read_replies`` reads it).
+PLAYBACK = DATA_DIR / "recordings" / "10_rerank_and_rewrite.json"
 
 _METRICS = ("recall@8", "MRR", "nDCG@10")
 
