@@ -9,15 +9,17 @@ the lesson, not measured) and the question it plays them to.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
 from lab.course.paths import DATA_DIR
 from lab.retrieval import Ladder
+from lab.vectors import Hit
 
 __all__ = ["SEED", "RUNG_NAMES", "RECALL_TARGET", "TYPO_QUESTION", "GAP_QUESTION", "PLAYBACK", "rung_labels",
-           "ladder_table", "key_figures"]
+           "ladder_table", "side_by_side", "key_figures"]
 
 SEED = 10  # seeds the simulated reads and the bootstrap
 
@@ -85,6 +87,18 @@ def ladder_table(ladder: Ladder, start: str = "start") -> pd.DataFrame:
         shown["kept"] = "skipped (no key)" if isinstance(skipped, str) and skipped else "yes" if row["kept"] else "no"
         rows.append(shown)
     return pd.DataFrame(rows).set_index("rung")
+
+
+def side_by_side(lists: dict[str, list[Hit]], gold: Iterable[tuple[str, str | None]], k: int = 8) -> pd.DataFrame:
+    """The first ``k`` sections of each ranking, one column per ranking (named by ``lists``' keys), rows
+    numbered from 1; a gold section (``(page id, section)``, as labelled questions give them) is starred."""
+    gold = set(gold)
+
+    def label(hit: Hit) -> str:
+        return ("* " if (hit.page_id, hit.section) in gold else "") + hit.label
+
+    columns = {name: [label(hit) for hit in hits[:k]] + [""] * (k - len(hits[:k])) for name, hits in lists.items()}
+    return pd.DataFrame(columns, index=pd.RangeIndex(1, k + 1, name="rank"))
 
 
 def key_figures(tables: Path) -> str:
