@@ -28,3 +28,14 @@ def test_the_lessons_rungs_keep_their_short_names_wherever_they_stand() -> None:
     climbed = _climbed("character 4-grams instead of stems", "title and section counted twice")
     assert rung_labels(climbed.table, start="start: BM25") == ["0 start: BM25", "1 4-grams", "2 headings x2"]
     assert list(ladder_table(climbed, start="start: BM25").index) == rung_labels(climbed.table, "start: BM25")
+
+
+def test_side_by_side_numbers_the_ranks_stars_the_gold_section_and_pads_a_short_list() -> None:
+    from lab.course.lesson10 import side_by_side
+    from lab.vectors import Hit
+
+    first = [Hit("a", 0.9, "Política", "Plazos", "p1"), Hit("b", 0.5, "FAQ", None, "p2")]
+    table = side_by_side({"before": first, "after": first[::-1]}, {("p1", "Plazos")}, k=3)
+    assert list(table.index) == [1, 2, 3] and table.index.name == "rank"
+    assert table["before"].tolist() == ["* Política > Plazos", "FAQ > (lead)", ""]
+    assert table["after"].tolist() == ["FAQ > (lead)", "* Política > Plazos", ""]

@@ -10,7 +10,8 @@ from lab.clock import SimulatedClock
 from lab.exercises.runs import read_pages
 from lab.retrieval import (BM25Retriever, MissingKeyError, Recipe, Reranked, Rewritten, SearchCorpus, Step,
                            bakery_questions, claude_rewriter, climb)
-from lab.services import ModelAnswer, RerankError, Skipped, VoyageReranker
+from lab.services import (VOYAGE_RERANK_PRICES, ModelAnswer, RerankError, RerankPrice, RerankReplyError, Skipped,
+                          VoyageReranker, read_scores, rerank_tokens)
 from lab.simulator import bakery_workspace
 from tests.fake_transport import ScriptedSession, answer
 from tests.leaks import shown
@@ -63,6 +64,68 @@ def test_the_reranker_retries_then_fails_without_showing_its_key() -> None:
         VoyageReranker(KEY, session=ScriptedSession(partial), clock=SimulatedClock()).scores("q", ["x", "y"])
     with pytest.raises(RerankError, match="VOYAGE_API_KEY is not set"):
         VoyageReranker("")
+
+
+@pytest.mark.parametrize("data, problem", [
+    ([{"index": 0, "relevance_score": 0.9}, {"index": 2, "relevance_score": 0.5}], "index 2, out of range: 2 passages"),
+    ([{"index": -1, "relevance_score": 0.9}, {"index": 0, "relevance_score": 0.5}], "index -1, out of range"),
+    ([{"index": 1, "relevance_score": 0.9}, {"index": 1, "relevance_score": 0.5}], "index 1 twice"),
+    ([{"index": 1, "relevance_score": 0.9}], "scored 1 of 2 passages: no score for index 0"),
+    ([{"index": "1", "relevance_score": 0.9}, {"index": 0, "relevance_score": 0.5}], "item 1 .* whole-number 'index'"),
+    ([{"index": True, "relevance_score": 0.9}, {"index": 0, "relevance_score": 0.5}], "no whole-number 'index'"),
+    ([{"index": 1}, {"index": 0, "relevance_score": 0.5}], "item 1 .* no finite 'relevance_score'"),
+    ([{"index": 1, "relevance_score": float("nan")}, {"index": 0, "relevance_score": 0.5}], "no finite"),
+    (None, "no 'data' list"),
+])
+def test_a_rerank_reply_that_does_not_score_each_passage_once_raises_naming_the_problem(data, problem: str) -> None:
+    reply = {"object": "list", "model": "rerank-2.5", **({} if data is None else {"data": data})}
+    reranker = VoyageReranker(KEY, session=ScriptedSession(answer(200, reply)), clock=SimulatedClock())
+    with pytest.raises(RerankReplyError, match=problem):
+        reranker.scores("¿lleva nuez?", ["pan de trigo", "lleva nuez"])
+    assert reranker.tokens_ == 0  # a reply that cannot be read is not counted as read
+    assert issubclass(RerankReplyError, RerankError)
+
+
+def test_read_scores_puts_a_reply_listed_best_first_back_in_the_order_sent() -> None:
+    data = [{"index": 2, "relevance_score": 0.8}, {"index": 0, "relevance_score": 0.5},
+            {"index": 1, "relevance_score": 0.1}]
+    assert read_scores({"data": data}, 3) == [0.5, 0.1, 0.8]
+    assert read_scores({"data": []}, 0) == []
+
+
+def test_a_rerank_request_is_billed_for_the_query_beside_each_passage_at_its_model_s_price() -> None:
+    assert rerank_tokens(13, [200, 100, 50]) == 13 * 3 + 350
+    assert rerank_tokens(5, []) == 0
+    with pytest.raises(ValueError, match="whole numbers >= 0"):
+        rerank_tokens(-1, [3])
+    price = VOYAGE_RERANK_PRICES["rerank-2.5"]
+    assert price.cost(1_000_000) == pytest.approx(0.05)
+    assert VOYAGE_RERANK_PRICES["rerank-2.5-lite"].cost(1_000_000) == pytest.approx(0.02)
+    with pytest.raises(ValueError, match="names its model"):
+        RerankPrice("", 0.05)
+    with pytest.raises(ValueError, match="usd_per_million"):
+        RerankPrice("rerank-2.5", float("inf"))
+
+
+class FirstStage(BM25Retriever):
+    """BM25 that records how many hits each search asked it for."""
+
+    def search(self, query: str, k: int = 10, audience: str | None = None, min_score: float | None = None):
+        self.asked = k
+        return super().search(query, k, audience=audience, min_score=min_score)
+
+
+def test_reranked_sends_only_its_depth_and_keeps_the_first_stage_s_next_hits_below_unread() -> None:
+    reranker = PrefersWord("lleva")
+    first = FirstStage()
+    search = Reranked(first, reranker, depth=2).fit(CORPUS)
+    plain = BM25Retriever().fit(CORPUS).search("pan nuez trigo domingos", k=4)
+    hits = search.search("pan nuez trigo domingos", k=4)
+    assert [hit.id for hit in plain] == ["a", "b", "c"]
+    assert first.asked == 4 and len(reranker.calls[0][1]) == 2  # asked for 4, only the best 2 were sent
+    assert [hit.id for hit in hits] == ["b", "a", "c"]  # the 2 reordered, then the rest as the first stage had it
+    assert [hit.score for hit in hits] == [1.0, 0.1, plain[2].score]
+    assert [hit.id for hit in search.search("pan nuez trigo domingos", k=4, min_score=0.05)] == ["b", "a"]
 
 
 def test_reranked_reorders_the_first_stage_s_best_and_asks_once_per_question() -> None:

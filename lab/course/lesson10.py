@@ -3,17 +3,23 @@
 The lesson climbs its tuning ladder on lesson 07's chunks in its cells; this module only names the
 rungs for the chart and lays the ladder out as a table. A row is named by its step, never by its
 position: a climb of other steps (an exercise's one-step climb of 4-grams) is labelled with its own.
+It also names the replies the lesson plays back to its two paid rungs (:data:`PLAYBACK`, written for
+the lesson, not measured) and the question it plays them to.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
+from lab.course.paths import DATA_DIR
 from lab.retrieval import Ladder
+from lab.vectors import Hit
 
-__all__ = ["SEED", "RUNG_NAMES", "RECALL_TARGET", "TYPO_QUESTION", "rung_labels", "ladder_table", "key_figures"]
+__all__ = ["SEED", "RUNG_NAMES", "RECALL_TARGET", "TYPO_QUESTION", "GAP_QUESTION", "PLAYBACK", "rung_labels",
+           "ladder_table", "side_by_side", "key_figures"]
 
 SEED = 10  # seeds the simulated reads and the bootstrap
 
@@ -44,6 +50,15 @@ RUNG_NAMES = {
 #: A customer's question with two typos (exercise 1).
 TYPO_QUESTION = "¿El rol de canella lleva nues?"
 
+#: A labelled question whose miss is a vocabulary gap: the customer writes "quejarme", the policy
+#: "reclamar" (the gold section, *Plazos para reclamar*, comes 16th under the recipe reached).
+GAP_QUESTION = "q24"
+
+#: Replies to the reranking and rewriting rungs for :data:`GAP_QUESTION`, written for the lesson in the
+#: shapes Voyage AI's and Anthropic's documentation give (its ``note`` says so): they show the clients'
+#: mechanics and the price, and measure nothing about either model (``lab.services.read_replies`` reads it).
+PLAYBACK = DATA_DIR / "recordings" / "10_rerank_and_rewrite.json"
+
 _METRICS = ("recall@8", "MRR", "nDCG@10")
 
 
@@ -72,6 +87,18 @@ def ladder_table(ladder: Ladder, start: str = "start") -> pd.DataFrame:
         shown["kept"] = "skipped (no key)" if isinstance(skipped, str) and skipped else "yes" if row["kept"] else "no"
         rows.append(shown)
     return pd.DataFrame(rows).set_index("rung")
+
+
+def side_by_side(lists: dict[str, list[Hit]], gold: Iterable[tuple[str, str | None]], k: int = 8) -> pd.DataFrame:
+    """The first ``k`` sections of each ranking, one column per ranking (named by ``lists``' keys), rows
+    numbered from 1; a gold section (``(page id, section)``, as labelled questions give them) is starred."""
+    gold = set(gold)
+
+    def label(hit: Hit) -> str:
+        return ("* " if (hit.page_id, hit.section) in gold else "") + hit.label
+
+    columns = {name: [label(hit) for hit in hits[:k]] + [""] * (k - len(hits[:k])) for name, hits in lists.items()}
+    return pd.DataFrame(columns, index=pd.RangeIndex(1, k + 1, name="rank"))
 
 
 def key_figures(tables: Path) -> str:

@@ -2,7 +2,8 @@
 
 - :class:`Reranked` takes a retriever's ``depth`` best chunks and orders them by a reranker's
   scores (a model that reads the question and each passage together, such as Voyage AI's
-  ``rerank-2.5``: :class:`lab.services.VoyageReranker`); what the first stage missed stays missed.
+  ``rerank-2.5``: :class:`lab.services.VoyageReranker`); what the first stage missed stays missed,
+  and what it ranked below ``depth`` stays below, unread.
 - :class:`Rewritten` searches with a rewritten question (a model turning "¿y los domingos?" into
   "horario de apertura los domingos", say): :func:`claude_rewriter` asks Claude for it.
 
@@ -61,19 +62,25 @@ class Reranked(Retriever):
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
                min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best of the first stage's ``depth`` hits by the reranker's score (ties keep the first order)."""
+        """The ``k`` best hits: the first stage's ``depth`` best ordered by the reranker's score (ties keep the
+        first order), then, when ``k`` asks for more, the first stage's next hits in its own order and with its
+        own scores (the reranker never reads them). Only ``depth`` passages are sent, whatever ``k``;
+        ``min_score`` is a reranker score, so it also drops the hits the reranker did not score."""
         self._check_fitted("corpus_")
         check_k(k)
         first = self.retriever.search(query, max(k, self.depth), audience=audience)
-        if not first:
+        head, tail = first[:self.depth], first[self.depth:]
+        if not head:
             return []
-        ids = tuple(hit.id for hit in first)
+        ids = tuple(hit.id for hit in head)
         if (query, ids) not in self._scored:
             self._scored[query, ids] = self.reranker.scores(query, [self.corpus_.texts[self._row[i]] for i in ids])
         scores = self._scored[query, ids]
-        order = sorted(range(len(first)), key=lambda position: (-scores[position], position))
-        hits = [self.corpus_.hit(self._row[first[position].id], scores[position]) for position in order]
-        return [hit for hit in hits if min_score is None or hit.score >= min_score][:k]
+        order = sorted(range(len(head)), key=lambda position: (-scores[position], position))
+        hits = [self.corpus_.hit(self._row[head[position].id], scores[position]) for position in order]
+        if min_score is not None:
+            return [hit for hit in hits if hit.score >= min_score][:k]
+        return (hits + tail)[:k]
 
 
 class Rewritten(Retriever):

@@ -12,7 +12,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_PRICE", "EmbeddingPrice", "ModelPrice", "VOYAGE_PRICES"]
+__all__ = ["DEFAULT_PRICE", "EmbeddingPrice", "ModelPrice", "RerankPrice", "VOYAGE_PRICES", "VOYAGE_RERANK_PRICES"]
+
+
+def _check_rate(name: str, value: object) -> None:
+    """A price per million tokens: a finite number >= 0 (``True`` is not a price)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -27,9 +33,7 @@ class ModelPrice:
         if not isinstance(self.model, str) or not self.model.strip():
             raise ValueError("a price names the model it belongs to, as in ModelPrice('claude-sonnet-5-5', 2.0, 10.0)")
         for name in ("input_usd_per_million", "output_usd_per_million"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+            _check_rate(name, getattr(self, name))
 
     def cost(self, input_tokens: float = 0, output_tokens: float = 0) -> float:
         """Dollars for ``input_tokens`` read and ``output_tokens`` written by this model."""
@@ -58,9 +62,7 @@ class EmbeddingPrice:
     def __post_init__(self) -> None:
         if not isinstance(self.model, str) or not self.model.strip():
             raise ValueError("an embedding price names its model, as in EmbeddingPrice('voyage-4', 0.06)")
-        value = self.usd_per_million
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-            raise ValueError(f"usd_per_million must be a finite number >= 0, got {value!r}")
+        _check_rate("usd_per_million", self.usd_per_million)
         if not 0 <= self.batch_discount < 1:
             raise ValueError(f"batch_discount is a share from 0 to below 1, got {self.batch_discount!r}")
 
@@ -78,4 +80,34 @@ class EmbeddingPrice:
 VOYAGE_PRICES: dict[str, EmbeddingPrice] = {
     model: EmbeddingPrice(model, usd, batch_discount=0.33)
     for model, usd in (("voyage-4-large", 0.12), ("voyage-4", 0.06), ("voyage-4-lite", 0.02))
+}
+
+
+@dataclass(frozen=True)
+class RerankPrice:
+    """US dollars per million tokens a reranker is billed for.
+
+    A rerank request is billed as the query's tokens once for every passage plus every passage's
+    tokens (:func:`lab.services.rerank_tokens`): the model reads the question again beside each one.
+    """
+
+    model: str
+    usd_per_million: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, str) or not self.model.strip():
+            raise ValueError("a rerank price names its model, as in RerankPrice('rerank-2.5', 0.05)")
+        _check_rate("usd_per_million", self.usd_per_million)
+
+    def cost(self, tokens: float) -> float:
+        """Dollars for ``tokens`` billed tokens of this reranker."""
+        if tokens < 0:
+            raise ValueError(f"tokens must be >= 0, got {tokens}")
+        return tokens * self.usd_per_million / 1_000_000
+
+
+#: Voyage AI's rerankers as its price page (docs.voyageai.com/docs/pricing) gives them: 0.05 USD per
+#: million billed tokens for rerank-2.5, 0.02 for rerank-2.5-lite. Check the page before relying on them.
+VOYAGE_RERANK_PRICES: dict[str, RerankPrice] = {
+    model: RerankPrice(model, usd) for model, usd in (("rerank-2.5", 0.05), ("rerank-2.5-lite", 0.02))
 }
