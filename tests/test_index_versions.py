@@ -19,7 +19,7 @@ from lab.index.migrations import MIGRATIONS, migrate
 from lab.ingest import ingest_folder
 from lab.ingest.sync import SyncConfig, full_index, incremental_sync
 from lab.notion.pages import PageMetadata, PageProperties
-from lab.retrieval import BM25Retriever, IndexSearcher
+from lab.retrieval import BM25Retriever, ChunkFilter, IndexSearcher
 from lab.simulator import NotionSimulator
 from sync_histories import _client, config, content, reference, small_workspace
 
@@ -143,6 +143,8 @@ def test_a_new_version_with_the_same_text_rewrites_the_rows_and_embeds_nothing(f
     assert {row["edited"] for row in store.chunks() if row["id"] in ids} == {"2026-04-01"}
     after = store.vectors(embedder.name)
     assert after[0] == before[0] and np.array_equal(after[1], before[1])
+    hits = IndexSearcher(store, BM25Retriever()).search("quickstart", k=50, where=ChunkFilter(version="3.3"))
+    assert hits and {hit.id for hit in hits} == ids
     set_comment(folder, QUICKSTART, " | version: 3.3", "")
     ingest_folder(store, folder, embedder)
     assert versions_by_file(store, QUICKSTART) == {None}  # a version taken out of the comment goes too

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from lab.arguments import check_positive_int
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.retrievers import Retriever
 from lab.services.anthropic import DEFAULT_MODEL, Skipped, call_model
 from lab.vectors.search import Hit, check_k
@@ -60,11 +61,11 @@ class Reranked(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The ``k`` best of the first stage's ``depth`` hits by the reranker's score (ties keep the first order)."""
         self._check_fitted("corpus_")
         check_k(k)
-        first = self.retriever.search(query, max(k, self.depth), audience=audience)
+        first = self.retriever.search(query, max(k, self.depth), audience=audience, where=where)
         if not first:
             return []
         ids = tuple(hit.id for hit in first)
@@ -95,13 +96,13 @@ class Rewritten(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The inner retriever's hits for the rewritten query (the query itself if the rewrite is empty)."""
         self._check_fitted("rewrites_")
         if query not in self.rewrites_:
             rewritten = self.rewrite(query)
             self.rewrites_[query] = rewritten.strip() if isinstance(rewritten, str) and rewritten.strip() else query
-        return self.retriever.search(self.rewrites_[query], k, audience=audience, min_score=min_score)
+        return self.retriever.search(self.rewrites_[query], k, audience=audience, min_score=min_score, where=where)
 
 
 @dataclass(frozen=True)
