@@ -71,7 +71,7 @@ def _date(text: str) -> str:
 
 
 def _where(args: argparse.Namespace) -> "ChunkFilter | None":
-    """The filter the options ask for (``None`` without any), refused in one line (exit code 2) if its window is empty."""
+    """The filter the options ask for (``None`` without any); an empty window of dates is one line, exit code 2."""
     from lab.retrieval import ChunkFilter, InvalidDateError
 
     if args.doc_version is None and args.edited_from is None and args.edited_until is None:

@@ -19,8 +19,8 @@ from lab.ingest import IngestReport
 from lab.retrieval import SearchCorpus
 from lab.vectors import Hit
 
-__all__ = ["key_figures", "docs_paragraphs", "edit_file", "report_frame",
-           "runs_table", "cache_table", "versions_side_by_side", "pages_kept", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
+__all__ = ["key_figures", "docs_paragraphs", "edit_file", "report_frame", "runs_table", "cache_table",
+           "versions_side_by_side", "pages_kept", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
            "BATCH_SIZE", "DAMAGE", "naive_markdown"]
 
 #: The question the lesson asks before and after an edit.

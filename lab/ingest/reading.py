@@ -102,8 +102,9 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     read now, and ``on_page`` hears of each page read now (the full index keeps it; the command
     line prints progress). ``shape`` keeps only part of each listed page object (the indexer's
     :func:`~lab.ingest.page_reads.page_essentials`); every page object is kept whole otherwise. Each
-    page's audience and version are read from the selects ``properties`` names (none without a name). ``on_listed`` hears
-    how many publishable pages the listing returned, before the first is read (a progress line's total).
+    page's audience and version are read from the selects ``properties`` names (none without a name).
+    ``on_listed`` hears how many publishable pages the listing returned, before the first is read (a progress
+    line's total).
     """
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}

@@ -111,12 +111,12 @@ class ChunkFilter:
         """
         keep = np.ones(len(corpus), dtype=bool)
         if self.version is not None:
-            known = corpus.known_versions()
-            if self.version not in known:
+            keep &= corpus.version_array == self.version
+            if not keep.any():  # the known versions are gathered only to say which there are
+                known = corpus.known_versions()
                 have = (f"the versions it holds are {', '.join(repr(v) for v in known)}" if known
                         else "none of its chunks names a version")
                 raise UnknownVersionError(f"no chunk of this corpus has version {self.version!r}; {have}")
-            keep &= corpus.version_array == self.version
         if self.filters_dates:
             dates = corpus.date_array
             keep &= dates != ""
