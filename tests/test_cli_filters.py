@@ -14,18 +14,21 @@ from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.embedders import LsaEmbedder
 from lab.index import IndexStore
 from lab.ingest import ingest_folder
+from lab.retrieval import IndexSearcher
 
 QUESTION = "How do I send the API token?"
 
 
 @pytest.fixture(scope="module")
 def docs_index(tmp_path_factory) -> Path:
-    """The docs corpus ingested (LSA vectors) into an index searched with the lexical recipe."""
+    """The docs corpus ingested (LSA vectors) into an index searched with the lexical recipe, its search fitted
+    once here (the state is kept in the index: each command loads it)."""
     db = tmp_path_factory.mktemp("filters") / "docs.sqlite"
     paragraphs = [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
     with IndexStore(db) as store:
         ingest_folder(store, DOCS_DIR, LsaEmbedder(n_components=16).fit(paragraphs))
         store.set_search_recipe("lexical")
+        IndexSearcher(store)
     return db
 
 

@@ -105,7 +105,8 @@ class SyncState:
                                  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                                  [(p.info.id, p.info.title, p.info.type or "", p.info.edited, p.info.url or "",
                                    p.read_at, p.parent_id, p.child_pages, json.dumps(dict(p.shown_originals)),
-                                   json.dumps(list(p.held_originals)), p.info.audience, p.info.version) for p in pages])
+                                   json.dumps(list(p.held_originals)), p.info.audience, p.info.version)
+                                  for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""

@@ -45,8 +45,8 @@ def _essential_property(prop: Any) -> Any:
 
 def page_essentials(page: dict[str, Any]) -> dict[str, Any]:
     """The part of a page object the indexer reads (ids, times, parent, url, title, type and every other
-    select, an audience and a version among them), for a listing of a large data source: a whole page object takes about
-    5 KB in memory, this a few hundred bytes."""
+    select, an audience and a version among them), for a listing of a large data source: a whole page
+    object takes about 5 KB in memory, this a few hundred bytes."""
     properties = page.get("properties")
     kept = {key: page[key] for key in _ESSENTIAL_FIELDS if key in page}
     if isinstance(properties, dict):

@@ -66,9 +66,9 @@ class SearchCorpus:
     ``edited[i]`` are the page's url and ``last_edited_time``, and ``versions[i]`` the version of
     the documentation the chunk belongs to, which hits carry so that an answer can cite them and a
     :class:`~lab.retrieval.filters.ChunkFilter` reads; left out, they are ``None`` for every row.
-    A corpus read from an index (:meth:`from_index`) also reaches what the index stored of its rows: ``term_counts``, which
-    TF-IDF and BM25 retrievers with the same analyzer fit on instead of analysing every text
-    again, and each dense model's vectors (:meth:`stored_vectors`), which dense retrievers use
+    A corpus read from an index (:meth:`from_index`) also reaches what the index stored of its
+    rows: ``term_counts``, which TF-IDF and BM25 retrievers with the same analyzer fit on instead
+    of analysing every text again, and each dense model's vectors (:meth:`stored_vectors`), which dense retrievers use
     instead of embedding the texts again.
     """
 
