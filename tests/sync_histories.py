@@ -124,15 +124,16 @@ def content(store: IndexStore) -> dict[str, Any]:
     return {"chunks": state["chunks"], "pages": state["pages"]}
 
 
-def reference(ws: Workspace, at: float) -> dict[str, Any]:
-    """A full index built from scratch, by another client on its own clock, at time ``at``."""
+def reference(ws: Workspace, at: float, sync_config: SyncConfig | None = None) -> dict[str, Any]:
+    """A full index built from scratch, by another client on its own clock, at time ``at`` (with ``config()``
+    unless another ``sync_config`` is given)."""
     clock = SimulatedClock()
     clock.set(at)
     sim = NotionSimulator(ws, clock=clock, seed=99)
     client = NotionClient(sim.token_for(INTEGRATION), session=_local(in_process_session(sim)), clock=clock,
                           pacer=NoPacing())
     store = IndexStore(":memory:")
-    full_index(client, store, clock, config())
+    full_index(client, store, clock, sync_config or config())
     return content(store)
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from lab.errors import LabError
 from lab.index import SCHEMA_VERSION, IndexOpenError, IndexStore, SchemaVersionError
 from lab.index.database import header_problem
+from lab.index.migrations import MIGRATIONS
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +51,15 @@ def test_a_sqlite_file_of_another_program_is_refused_before_its_journal_mode_is_
     assert isinstance(error, SchemaVersionError) and "not a lab index" in str(error)
 
 
-def test_an_index_of_an_older_schema_is_refused_before_its_journal_mode_is_touched(tmp_path) -> None:
+def test_an_index_of_a_schema_too_old_to_migrate_is_refused_before_its_journal_mode_is_touched(tmp_path) -> None:
+    too_old = min(MIGRATIONS) - 1
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as old:  # older labs wrote their index in rollback journal mode
         old.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        old.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION - 1),))
+        old.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(too_old),))
     error = refused_untouched(path)
-    assert isinstance(error, SchemaVersionError) and f"schema version {SCHEMA_VERSION - 1}" in str(error)
+    assert isinstance(error, SchemaVersionError) and f"schema version {too_old}" in str(error)
+    assert f"this lab reads version {SCHEMA_VERSION}" in str(error)
 
 
 @pytest.mark.parametrize("content", [b"S", b"\x00", b"SQLite format 3\x00" + bytes(40)],

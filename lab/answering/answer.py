@@ -22,6 +22,7 @@ from lab.answering.prompt import ABSTAIN_MARK, AnswerPrompt, build_prompt
 from lab.answering.sources import Source, numbered_sources
 from lab.arguments import check_share
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.index_search import IndexSearcher
 from lab.retrieval.retrievers import Retriever
 from lab.services.anthropic import ModelAnswer, ModelRefusal, Skipped, call_model
@@ -92,17 +93,21 @@ class Answerer:
         sources found, e.g. ``(ALLERGY_RULE,)``, as the bakery's pages require for allergies.
     audience : who asks: only chunks of pages meant for that audience become sources, filtered
         before ranking (``None``: every chunk, as :mod:`lab.retrieval.corpus` explains).
+    where : a :class:`~lab.retrieval.filters.ChunkFilter`: only chunks of that version, or edited in
+        that window of dates, become sources, filtered before ranking too (``None``: every chunk).
     """
 
     def __init__(self, retriever: Retriever, k: int = 5, threshold: float = 0.0,
                  extractor: ExtractiveAnswerer | None = None,
-                 escalate: Sequence[EscalationRule] = (), audience: str | None = None) -> None:
+                 escalate: Sequence[EscalationRule] = (), audience: str | None = None,
+                 where: ChunkFilter | None = None) -> None:
         self.retriever = retriever
         self.k = k
         self.threshold = threshold
         self.extractor = extractor or ExtractiveAnswerer()
         self.escalate = escalate
         self.audience = audience
+        self.where = where
 
     def fit(self, corpus: SearchCorpus | None = None) -> Answerer:
         """Fit the retriever and the extractor on ``corpus``; returns self. With no corpus the retriever
@@ -131,7 +136,8 @@ class Answerer:
             raise ValueError("this Answerer is not fitted yet: call fit(corpus) with the chunks to search")
         if isinstance(self.retriever, IndexSearcher) and self.retriever.refresh():
             self.fit()  # a sync changed the index's chunks: answer from them, not from the ones read before
-        return numbered_sources(self.retriever.search(question, k=self.k, audience=self.audience), self.corpus_)
+        hits = self.retriever.search(question, k=self.k, audience=self.audience, where=self.where)
+        return numbered_sources(hits, self.corpus_)
 
     def prompt(self, question: str) -> AnswerPrompt:
         """The prompt a model would receive for ``question`` (send it with ``lab.services.call_model``)."""

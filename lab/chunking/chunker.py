@@ -73,7 +73,7 @@ class Chunker(ABC):
         return Chunk(id=chunk_id, page_id=document.id, title=title, type=document.type, section=section, order=order,
                      text=text, body=body, start=start, end=end, tokens=tokens.count(start, end),
                      fingerprint=fingerprint(text), edited=document.edited, chunker=self.chunker_name,
-                     source=source)
+                     version=document.version, source=source)
 
     def _check_params(self) -> None:
         """Raise :class:`ChunkerParameterError` unless the size and overlap can produce chunks

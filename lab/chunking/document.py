@@ -48,7 +48,7 @@ class Document:
     ----------
     id : what chunk ids start with: a page id, a file path, a note or stream id.
     text : the source text; every chunk's body is ``text[start:end]``.
-    title, type, edited : carried by every chunk (``None`` where the source gives none).
+    title, type, edited, version : carried by every chunk (``None`` where the source gives none).
     notes : the sources ``text`` is made of, in order (one, the document itself, unless
         the document is a stream of notes).
     flat : the flattened Notion page (sections, lines, block ids), for a page.
@@ -60,6 +60,7 @@ class Document:
     title: str | None = None
     type: str | None = None
     edited: str | None = None
+    version: str | None = None
     notes: tuple[Note, ...] = field(default=(), repr=False)
     flat: FlatDocument | None = field(default=None, repr=False)
     markdown: MarkdownFile | None = field(default=None, repr=False)
@@ -81,7 +82,8 @@ class Document:
         # An untitled Notion page has an empty title, which is fine; an empty id is not.
         if not page.id:
             raise MalformedPageError("the page's metadata has no id; read it with PageMetadata.from_page")
-        return cls(id=str(page.id), text=flat.text, title=page.title, type=page.type, edited=page.edited, flat=flat)
+        return cls(id=str(page.id), text=flat.text, title=page.title, type=page.type, edited=page.edited,
+                   version=page.version, flat=flat)
 
     @classmethod
     def from_markdown(cls, text: str, path: str) -> Document:

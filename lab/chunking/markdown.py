@@ -26,6 +26,8 @@ class MarkdownHeaderChunker(Chunker):
     - A first-line comment ``<!-- url: ... | version: ... | updated: ... -->`` gives the
       publication metadata; missing fields fall back to a url built from the file path,
       version ``"unversioned"`` and ``updated=None``, and ``source["fallbacks"]`` says which.
+      Every chunk carries the date as ``edited`` and the version as ``version`` (``None`` for a
+      page whose comment gives none), which the index keeps and a search can filter on.
     - A section longer than ``max_chars`` is cut on blank lines (a fenced code block is one
       paragraph); a paragraph still too long between its list items or table rows, else
       between sentences (". ", "? ", "! ", "。", "？", "！"; the line breaks of wrapped prose
@@ -87,6 +89,7 @@ class MarkdownHeaderChunker(Chunker):
                     fingerprint=fingerprint(text),
                     edited=publication.updated,
                     chunker=self.chunker_name,
+                    version=None if "version" in publication.fallbacks else publication.version,
                     source=self._source(path, publication),
                 ))
         return chunks

@@ -25,7 +25,10 @@ class Chunk:
     repeated table header when the piece starts inside a table) and then ``body``.
     ``body`` is an exact slice of the source text: ``source_text[start:end] == body``.
     ``tokens`` counts the lab tokens of ``body``; ``fingerprint`` hashes ``text``, so a sync
-    can skip chunks whose embedded text did not change.
+    can skip chunks whose embedded text did not change. ``version`` is the version of the
+    documentation the chunk belongs to (a markdown file's publication comment, a Notion page's
+    version property); ``None`` when its document names none. Like ``edited``, it is not part of
+    the fingerprint: a new version with the same text needs no new vector, only a new row.
     """
 
     id: str
@@ -42,6 +45,7 @@ class Chunk:
     fingerprint: str
     edited: str | None
     chunker: str
+    version: str | None = None
     source: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -74,6 +74,7 @@ class SectionTokenChunker(WindowChunker):
                     fingerprint=fingerprint(chunk_text),
                     edited=document.edited,
                     chunker=self.chunker_name,
+                    version=document.version,
                     source={"block_ids": list(dict.fromkeys(line.block_id for line in lines))},
                 ))
         return chunks

@@ -51,7 +51,7 @@ class WordWindowChunker(WindowChunker):
                 id=f"{document.id}:{k:03d}", page_id=document.id, title=document.title or document.id,
                 type=document.type, section=None, order=k, text=body, body=body, start=start, end=end,
                 tokens=count_tokens(body), fingerprint=fingerprint(body), edited=document.edited,
-                chunker=self.chunker_name,
+                chunker=self.chunker_name, version=document.version,
                 source={"words": stop - first, "word_sources": word_sources,
                         "sources": list(dict.fromkeys(word_sources))},
             ))

@@ -9,6 +9,13 @@ and why; an allergy question it never answers: it goes to a person with its sour
 Both take ``--audience NAME``: only the pages the index stores for that audience are searched,
 filtered before ranking. Without it every page is searched (the owner's view,
 :mod:`lab.retrieval.corpus`); on an index whose pages carry audiences a note on stderr says so.
+
+Both also take ``--doc-version VERSION``, ``--edited-from DATE`` and ``--edited-until DATE``
+(:class:`~lab.retrieval.filters.ChunkFilter`): only the chunks of that version of the documentation,
+or last edited between those days (``YYYY-MM-DD``, both included), are searched, filtered before
+ranking too; a chunk without a version or a date is left out by the filter on it. The version
+option is not ``--version``, which prints the lab's own version. A malformed date, or a version no
+chunk has, is one line on stderr and exit code 2, before any question is answered.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from lab.cli.options import in_range, not_blank
 
 if TYPE_CHECKING:
     from lab.index import IndexStore
-    from lab.retrieval import IndexSearcher
+    from lab.retrieval import ChunkFilter, IndexSearcher
 
 __all__ = ["add_asking_parsers", "search_command", "ask_command"]
 
@@ -50,6 +57,40 @@ def _note_unfiltered(store: "IndexStore", audience: str | None) -> None:
     if audience is None and audiences:
         print(f"note: no --audience: searching the pages of every audience ({', '.join(audiences)}); an agent "
               "that serves one audience passes --audience NAME", file=sys.stderr)
+
+
+def _date(text: str) -> str:
+    """An argparse type: a date written ``YYYY-MM-DD`` (the check :class:`~lab.retrieval.ChunkFilter` makes)."""
+    from lab.retrieval.filters import InvalidDateError, parse_date
+
+    try:
+        return parse_date(text, "the date")
+    except InvalidDateError:
+        raise argparse.ArgumentTypeError(f"expected a date written YYYY-MM-DD (such as 2026-03-01), got "
+                                         f"{ascii(text)}") from None
+
+
+def _where(args: argparse.Namespace) -> "ChunkFilter | None":
+    """The filter the options ask for (``None`` without any); an empty window of dates is one line, exit code 2."""
+    from lab.retrieval import ChunkFilter, InvalidDateError
+
+    if args.doc_version is None and args.edited_from is None and args.edited_until is None:
+        return None
+    try:
+        return ChunkFilter(version=args.doc_version, edited_from=args.edited_from, edited_until=args.edited_until)
+    except InvalidDateError as exc:
+        raise CommandFailure(ExitCode.USAGE, str(exc).replace("edited_", "--edited-")) from None
+
+
+def _check_filters(searcher: "IndexSearcher", audience: str | None, where: "ChunkFilter | None") -> None:
+    """Refuse an audience or version no chunk of the index has in one line (exit code 2), before the first
+    question: each question on standard input would otherwise be refused and skipped in turn."""
+    from lab.retrieval import UnknownAudienceError, UnknownVersionError
+
+    try:
+        searcher.corpus_.visible(audience, where)
+    except (UnknownVersionError, UnknownAudienceError) as exc:
+        raise CommandFailure(ExitCode.USAGE, str(exc).replace("this corpus", "the index")) from None
 
 
 def _questions(given: Sequence[str]) -> Iterator[tuple[int, str | None]]:
@@ -84,9 +125,11 @@ def search_command(args: argparse.Namespace) -> int:
     if args.check:
         return _check_command(args)
     skipped = 0
+    where = _where(args)
     with open_existing_index(args.db) as store:
         try:
             searcher = _searcher(store)
+            _check_filters(searcher, args.audience, where)
             _note_unfiltered(store, args.audience)
         except database_errors() as exc:
             raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
@@ -96,7 +139,7 @@ def search_command(args: argparse.Namespace) -> int:
                 _skip(number, "is not UTF-8 text")
                 continue
             try:
-                hits = searcher.search(question, k=args.k, audience=args.audience)
+                hits = searcher.search(question, k=args.k, audience=args.audience, where=where)
             except database_errors() as exc:
                 raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
             except (LabError, ValueError) as exc:
@@ -108,7 +151,8 @@ def search_command(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"question": question, "hits": [
                     {"page_id": h.page_id, "title": h.title, "section": h.section, "url": h.url,
-                     "edited": h.edited, "score": round(h.score, 6), "chunk_id": h.id} for h in hits]},
+                     "edited": h.edited, "version": h.version, "score": round(h.score, 6), "chunk_id": h.id}
+                    for h in hits]},
                     ensure_ascii=False), flush=True)
                 continue
             print(question)
@@ -148,11 +192,14 @@ def ask_command(args: argparse.Namespace) -> int:
     if not question:
         raise CommandFailure(ExitCode.USAGE, "ask needs a question, e.g. python -m lab ask --db kb.sqlite "
                                              "'¿Abren el 1 de mayo?'")
+    where = _where(args)
     with open_existing_index(args.db) as store:
         try:
+            searcher = _searcher(store)
+            _check_filters(searcher, args.audience, where)
             _note_unfiltered(store, args.audience)
-            answerer = Answerer(_searcher(store), k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,),
-                                audience=args.audience).fit()
+            answerer = Answerer(searcher, k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,),
+                                audience=args.audience, where=where).fit()
             answer = answerer.answer(question)
         except database_errors() as exc:
             raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
@@ -175,13 +222,27 @@ def ask_command(args: argparse.Namespace) -> int:
 ANSWER_THRESHOLD = 0.506
 
 
+def _add_filter_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--audience``, ``--doc-version``, ``--edited-from`` and ``--edited-until``: which chunks ``what`` draws on."""
+    parser.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
+                        help=f"{what} only the pages the index stores for this audience (default: every page)")
+    parser.add_argument("--doc-version", type=not_blank, default=None, metavar="VERSION",
+                        help=f"{what} only the chunks of this version of the documentation, e.g. 3.2 (default: every "
+                             "version; a chunk without one is left out by this filter)")
+    parser.add_argument("--edited-from", type=_date, default=None, metavar="DATE",
+                        help=f"{what} only the chunks last edited on or after this day, YYYY-MM-DD (a chunk without "
+                             "a date is left out by this filter)")
+    parser.add_argument("--edited-until", type=_date, default=None, metavar="DATE",
+                        help=f"{what} only the chunks last edited on or before this day, YYYY-MM-DD (a chunk without "
+                             "a date is left out by this filter)")
+
+
 def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
     search = sub.add_parser("search", help="rank an index's sections for questions (one per line on stdin too)")
     search.add_argument("--db", required=True, help="SQLite file of the index")
     search.add_argument("-k", type=_K, default=8, help="sections per question (default 8)")
     search.add_argument("--json", action="store_true", help="one JSON object per question")
-    search.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
-                        help="search only the pages the index stores for this audience (default: every page)")
+    _add_filter_options(search, "search")
     search.add_argument("--check", action="store_true",
                         help="verify the index file, every page of it, without searching: 'ok' and exit code 0, or "
                              "one line saying what is damaged and the command that rebuilds it (exit code 4)")
@@ -195,7 +256,6 @@ def add_asking_parsers(sub: argparse._SubParsersAction) -> None:
     ask.add_argument("--threshold", type=_SHARE, default=ANSWER_THRESHOLD,
                      help=f"the lowest confidence still answered (default {ANSWER_THRESHOLD:g}, calibrated in "
                           "lesson 11)")
-    ask.add_argument("--audience", type=not_blank, default=None, metavar="NAME",
-                     help="answer only from the pages the index stores for this audience (default: every page)")
+    _add_filter_options(ask, "answer from")
     ask.add_argument("question", nargs="+", help="the question")
     ask.set_defaults(func=ask_command)

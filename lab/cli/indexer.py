@@ -156,7 +156,8 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if dense is not None and hasattr(dense, "model"):
         dense.load = _announced(embedding.load, dense.name, args.embed_workers, args.embed_queue)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
-                        audience_property=args.audience_property, data_source_id=args.data_source,
+                        audience_property=args.audience_property, version_property=args.version_property,
+                        data_source_id=args.data_source,
                         on_page=progress.page_read, on_listed=progress.listed, on_embedded=progress.embedded,
                         dense=dense, search_recipe=recipe_name,
                         reconcile_every=datetime.timedelta(hours=getattr(args, "reconcile_every", 0.0)))
@@ -339,6 +340,10 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                         help="select property naming who may see each page; the index stores it and search "
                              "--audience filters on it (default: pages carry no audience). Give a sync the same one "
                              "as its index: a sync with another reads every page again")
+    parser.add_argument("--version-property", type=not_blank, default=None, metavar="NAME",
+                        help="select property naming the documentation version of each page; the index stores it "
+                             "and search --doc-version filters on it (default: pages carry no version). Give a sync "
+                             "the same one as its index: a sync with another reads every page again")
     parser.add_argument("--db", required=True, help="SQLite file of the index")
     parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
     parser.add_argument("--lock-wait", type=SECONDS, default=900.0, metavar="SECONDS",

@@ -9,15 +9,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from lab.answering import CachedAnswer
 from lab.datasets.docs_corpus import load_docs_corpus
 from lab.embedders import DenseEmbedder
 from lab.ingest import IngestReport
+from lab.retrieval import SearchCorpus
+from lab.vectors import Hit
 
-__all__ = ["key_figures", "docs_paragraphs", "edit_file", "report_frame",
-           "runs_table", "cache_table", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
+__all__ = ["key_figures", "docs_paragraphs", "edit_file", "report_frame", "runs_table", "cache_table",
+           "versions_side_by_side", "pages_kept", "FlakyEmbedder", "ShortInputEmbedder", "QUESTION", "EDITED",
            "BATCH_SIZE", "DAMAGE", "naive_markdown"]
 
 #: The question the lesson asks before and after an edit.
@@ -96,6 +99,21 @@ def cache_table(records: Mapping[str, object]) -> pd.DataFrame:
             for step, answers in records.items() if isinstance(answers, list)
             for asked in answers if isinstance(asked, CachedAnswer)]
     return pd.DataFrame(rows)
+
+
+def versions_side_by_side(searches: Mapping[str, Sequence[Hit]]) -> pd.DataFrame:
+    """The hits of each search in a column of its own, one row per rank: each hit's section and, in
+    brackets, its version ("no version" for a chunk without one)."""
+    depth = max((len(hits) for hits in searches.values()), default=0)
+    columns = {name: [f"{hit.label} ({hit.version or 'no version'})" for hit in hits] + [""] * (depth - len(hits))
+               for name, hits in searches.items()}
+    return pd.DataFrame(columns, index=pd.RangeIndex(1, depth + 1, name="rank"))
+
+
+def pages_kept(corpus: SearchCorpus, mask: np.ndarray) -> str:
+    """The pages (title and day of last edit) of the rows a filter's mask keeps, oldest first."""
+    pages = {(corpus.edited[row] or "", corpus.titles[row]) for row in np.flatnonzero(mask)}
+    return ", ".join(f"{title} ({edited})" for edited, title in sorted(pages))
 
 
 class ShortInputEmbedder:

@@ -17,13 +17,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.index.errors import ModelMismatchError
-from lab.index.rows import batches, field_of, id_list, marks
+from lab.index.rows import batches, field_of, id_list, marks, optional_field_of
 from lab.index.schema import CHUNK_FIELDS
 from lab.vectors.tfidf import TfidfVectorizer
 
 __all__ = ["ChunkRows"]
 
-_CHUNK_COLUMNS = "id, page_id, title, type, section, ord, text, tokens, fingerprint, edited"
+_CHUNK_COLUMNS = "id, page_id, title, type, section, ord, text, tokens, fingerprint, edited, version"
 
 
 class ChunkRows:
@@ -82,15 +82,16 @@ class ChunkRows:
                              "AND id NOT IN (SELECT id FROM term_counts)")
 
     def _put_rows(self, chunks: Sequence[Any]) -> None:
-        """Insert or update the chunks' own columns (every model's rows of a chunk share them)."""
+        """Insert or update the chunks' own columns (every model's rows of a chunk share them); a chunk
+        without a ``version`` has none (``NULL``)."""
         self._db.executemany(
-            "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET page_id = excluded.page_id, "
-            "title = excluded.title, type = excluded.type, section = excluded.section, ord = excluded.ord, "
-            "text = excluded.text, tokens = excluded.tokens, fingerprint = excluded.fingerprint, "
-            "edited = excluded.edited",
+            "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET "
+            "page_id = excluded.page_id, title = excluded.title, type = excluded.type, section = excluded.section, "
+            "ord = excluded.ord, text = excluded.text, tokens = excluded.tokens, fingerprint = excluded.fingerprint, "
+            "edited = excluded.edited, version = excluded.version",
             [(field_of(c, "id"), field_of(c, "page_id"), field_of(c, "title"), field_of(c, "type"), field_of(c, "section"),
               int(field_of(c, "order")), field_of(c, "text"), int(field_of(c, "tokens")), field_of(c, "fingerprint"),
-              field_of(c, "edited")) for c in chunks])
+              field_of(c, "edited"), optional_field_of(c, "version")) for c in chunks])
 
     def put_chunks(self, chunks: Sequence[Any], vectors: np.ndarray, model: str) -> None:
         """Insert or replace ``chunks`` with their dense vectors (one row each) for ``model``."""
@@ -116,15 +117,15 @@ class ChunkRows:
 
     def update_chunks(self, chunks: Sequence[Any]) -> None:
         """Rewrite what these chunks carry (page, title, type, section, order, text, tokens,
-        fingerprint, last edit), keeping every model's vectors: for a chunk whose text did not
-        change but whose page did (a newer ``last_edited_time``, a new position)."""
+        fingerprint, last edit, version), keeping every model's vectors: for a chunk whose text did not
+        change but whose page did (a newer ``last_edited_time``, a new position, a new version)."""
         with self.transaction():
             self._db.executemany(
                 "UPDATE chunks SET page_id = ?, title = ?, type = ?, section = ?, ord = ?, text = ?, tokens = ?, "
-                "fingerprint = ?, edited = ? WHERE id = ?",
+                "fingerprint = ?, edited = ?, version = ? WHERE id = ?",
                 [(field_of(c, "page_id"), field_of(c, "title"), field_of(c, "type"), field_of(c, "section"),
                   int(field_of(c, "order")), field_of(c, "text"), int(field_of(c, "tokens")), field_of(c, "fingerprint"),
-                  field_of(c, "edited"), field_of(c, "id")) for c in chunks])
+                  field_of(c, "edited"), optional_field_of(c, "version"), field_of(c, "id")) for c in chunks])
 
     def delete_chunks(self, ids: Iterable[str]) -> int:
         """Remove these chunk ids under every model; the number of chunk ids that existed."""
@@ -204,7 +205,7 @@ class ChunkRows:
         of; only those of ``ids`` if given (looked up by key, so a run that touched a few chunks reads
         only those)."""
         select = ("SELECT c.id, c.page_id, c.title, c.type, c.section, c.ord, c.text, c.tokens, c.fingerprint, "
-                  "c.edited FROM chunks c")
+                  "c.edited, c.version FROM chunks c")
         conditions: list[str] = []
         params: list[Any] = []
         if model is not None:

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from lab.index.errors import IndexOpenError, StoreError, is_damaged, open_failure
+from lab.index.migrations import migrate
 from lab.index.postgres import PostgresConnection, PostgresTarget, is_postgres_url
-from lab.index.schema import check_schema, create_tables, tables
+from lab.index.schema import SCHEMA_VERSION, check_schema, create_tables, schema_version, tables
 
 __all__ = ["IndexDatabase", "BUSY_TIMEOUT_S", "check_index_file", "header_problem"]
 
@@ -41,8 +42,9 @@ class IndexDatabase:
     """The index file itself: opened, checked, and written in transactions (the base of ``IndexStore``).
 
     An existing file is checked before anything writes to it, the journal mode included: a file
-    that is not SQLite, is cut short, or is not an index of this schema version is refused
-    byte for byte as it was.
+    that is not SQLite, is cut short, or is not an index of a schema version this lab reads is refused
+    byte for byte as it was. An index of the version before is migrated when it is opened
+    (:mod:`lab.index.migrations`), in one write transaction.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -88,6 +90,7 @@ class IndexDatabase:
                         self._db.create_schema()  # type: ignore[attr-defined]
                         create_tables(self._db)
             check_schema(self._db, self.path)
+            self._migrate()
         except BaseException:
             self._db.close()
             raise
@@ -115,6 +118,18 @@ class IndexDatabase:
                 if not tables(self._db):
                     create_tables(self._db)
         check_schema(self._db, self.path)
+        try:
+            self._migrate()
+        except sqlite3.DatabaseError as error:  # a read-only file of the version before, say
+            raise IndexOpenError(self.path, open_failure(self.path, error), is_damaged(error)) from None
+
+    def _migrate(self) -> list[int]:
+        """Bring an index of an earlier schema version up to date, under the write lock (another process
+        may have done it first); the versions it migrated from."""
+        if schema_version(self._db, self.path) == str(SCHEMA_VERSION):
+            return []
+        with self.transaction():
+            return migrate(self._db, self.path)
 
     def close(self) -> None:
         """Close the file; any later use of this store raises :class:`StoreError` (closing twice is fine)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["batches", "id_list", "marks", "field_of"]
+__all__ = ["batches", "id_list", "marks", "field_of", "optional_field_of"]
 
 # Values bound in one ``IN (...)`` list: well under SQLite's limit of 32,766 variables.
 _BATCH = 500
@@ -29,3 +29,7 @@ def marks(batch: Sequence[Any]) -> str:
 
 def field_of(chunk: Any, name: str) -> Any:
     return chunk[name] if isinstance(chunk, Mapping) else getattr(chunk, name)
+
+def optional_field_of(chunk: Any, name: str) -> Any:
+    """A field a chunk may lack (its ``version``), ``None`` then."""
+    return chunk.get(name) if isinstance(chunk, Mapping) else getattr(chunk, name, None)

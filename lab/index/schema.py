@@ -1,9 +1,14 @@
 """The index's tables, and the version that says which lab can read them.
 
 A file holds the version of its schema in ``meta``; a lab opens only its own version, and a
-file without ``meta`` is not a lab index at all. A change to any table below is a new version:
-older files are refused with the command that builds a new one, never read with wrong
-assumptions.
+file without ``meta`` is not a lab index at all. A change to any table below is a new version.
+An index of the version before is brought up to date when it is opened
+(:mod:`lab.index.migrations`); older ones are refused with the command that builds a new one,
+never read with wrong assumptions.
+
+Schema 8 added each chunk's ``version`` (the version of the documentation it belongs to) and
+each page's; both come last in their tables, where a migrated index's added columns land too, so
+that a row written without column names fits either.
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ from typing import Any
 from lab.index.errors import SchemaVersionError
 
 __all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "SCHEMA_STATEMENTS", "CONTENT_TABLES", "create_tables", "check_schema",
-           "tables"]
+           "schema_version", "tables"]
 
-SCHEMA_VERSION = 7
-CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited")
+SCHEMA_VERSION = 8
+CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited",
+                "version")
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,7 +43,8 @@ CREATE TABLE chunks (
     text TEXT NOT NULL,
     tokens INTEGER NOT NULL,
     fingerprint TEXT NOT NULL,
-    edited TEXT NOT NULL
+    edited TEXT NOT NULL,
+    version TEXT
 );
 CREATE INDEX chunks_by_page ON chunks (page_id);
 CREATE TABLE vectors (
@@ -68,7 +75,8 @@ CREATE TABLE pages (
     child_pages INTEGER NOT NULL DEFAULT 0,
     shown_originals TEXT NOT NULL DEFAULT '{}',
     held_originals TEXT NOT NULL DEFAULT '[]',
-    audience TEXT
+    audience TEXT,
+    version TEXT
 );
 CREATE TABLE staged_pages (
     page_id TEXT PRIMARY KEY,
@@ -169,14 +177,25 @@ def create_tables(db: Any) -> None:
                                                      ("content_stamp", "new")])
 
 
-def check_schema(db: Any, path: str) -> None:
-    """Refuse a file that is not a lab index, or that another schema version wrote."""
+def schema_version(db: Any, path: str) -> str:
+    """The schema version the index records (``"unknown"`` if none); refused if it is not a lab index at all."""
     if "meta" not in tables(db):
         what = "a SQLite file" if isinstance(db, sqlite3.Connection) else "a PostgreSQL schema with tables"
         raise SchemaVersionError(f"{path} is {what} but not a lab index (no meta table); refusing to touch it")
     row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    found = row[0] if row else "unknown"
-    if found != str(SCHEMA_VERSION):
+    return row[0] if row else "unknown"
+
+
+def check_schema(db: Any, path: str) -> None:
+    """Refuse a file that is not a lab index, or that a schema version this lab neither reads nor
+    brings up to date wrote (an index of a version :data:`~lab.index.migrations.MIGRATIONS` starts
+    from passes: opening it migrates it)."""
+    from lab.index.migrations import MIGRATIONS
+
+    found = schema_version(db, path)
+    if found != str(SCHEMA_VERSION) and not (found.isdigit() and int(found) in MIGRATIONS):
+        oldest = min(MIGRATIONS, default=SCHEMA_VERSION)
         raise SchemaVersionError(f"{path} was written by index schema version {found}; this lab reads version "
                                  f"{SCHEMA_VERSION}. Rebuild the index (python -m lab index) into a new file rather "
-                                 "than opening this one.")
+                                 f"than opening this one (an index of version {oldest} or later is brought up to "
+                                 "date when opened).")

@@ -33,5 +33,6 @@ class IndexStore(ChunkRows, TermCountRows, SyncState, Staging, FileRuns, Searche
     database (``"postgresql://user@host/db?workspace=bakery"``; the default workspace without one).
 
     Opening a file written by another schema version raises :class:`~lab.index.SchemaVersionError`
-    instead of reading (or worse, writing) it with the wrong assumptions.
+    instead of reading (or worse, writing) it with the wrong assumptions; one of the version before is
+    migrated first (:mod:`~lab.index.migrations`).
     """

@@ -97,14 +97,16 @@ class SyncState:
         return value if stamp == self.content_stamp() else None
 
     def put_pages(self, pages: Iterable[IndexedPage]) -> None:
-        """Insert or replace these pages (a missing type or url reads ``""``; a missing audience stays ``NULL``)."""
+        """Insert or replace these pages (a missing type or url reads ``""``; a missing audience or version stays
+        ``NULL``)."""
         with self.transaction():
             self._db.executemany("INSERT OR REPLACE INTO pages (page_id, title, type, edited, url, read_at, parent_id, "
-                                 "child_pages, shown_originals, held_originals, audience) "
-                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                                 "child_pages, shown_originals, held_originals, audience, version) "
+                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                                  [(p.info.id, p.info.title, p.info.type or "", p.info.edited, p.info.url or "",
                                    p.read_at, p.parent_id, p.child_pages, json.dumps(dict(p.shown_originals)),
-                                   json.dumps(list(p.held_originals)), p.info.audience) for p in pages])
+                                   json.dumps(list(p.held_originals)), p.info.audience, p.info.version)
+                                  for p in pages])
 
     def delete_pages(self, page_ids: Iterable[str]) -> int:
         """Remove pages and every chunk cut from them; the number of chunks removed."""
@@ -163,9 +165,9 @@ class SyncState:
 
     def _indexed_pages(self, where: str, parameters: Sequence[Any]) -> dict[str, IndexedPage]:
         rows = self._db.execute("SELECT page_id, title, type, edited, url, read_at, parent_id, child_pages, "
-                                f"shown_originals, held_originals, audience FROM pages {where}", parameters)
+                                f"shown_originals, held_originals, audience, version FROM pages {where}", parameters)
         return {r[0]: IndexedPage(info=PageMetadata(id=r[0], title=r[1], type=r[2], edited=r[3], url=r[4],
-                                                    audience=r[10]),
+                                                    audience=r[10], version=r[11]),
                                   read_at=r[5], parent_id=r[6], child_pages=r[7],
                                   shown_originals=() if r[8] == "{}" else tuple(json.loads(r[8]).items()),
                                   held_originals=() if r[9] == "[]" else tuple(json.loads(r[9]))) for r in rows}

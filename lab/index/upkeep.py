@@ -116,8 +116,8 @@ class Upkeep:
                                         np.frombuffer(numbers, dtype=np.int32).tolist())))
                   for chunk_id, terms, numbers in self._db.execute("SELECT * FROM term_counts ORDER BY id")]
         frequencies = self._db.execute("SELECT term, df FROM terms ORDER BY term").fetchall()
-        pages = self._db.execute("SELECT page_id, title, type, edited, url, parent_id, child_pages, audience FROM pages "
-                                 "ORDER BY page_id").fetchall()
+        pages = self._db.execute("SELECT page_id, title, type, edited, url, parent_id, child_pages, audience, version "
+                                 "FROM pages ORDER BY page_id").fetchall()
         models = self._db.execute("SELECT model, kind, analyzer FROM models ORDER BY model").fetchall()
         return {"chunks": chunks, "vectors": vectors, "term_counts": counts, "document_frequencies": frequencies,
                 "pages": pages, "models": (self.models(), models),

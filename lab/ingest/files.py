@@ -52,8 +52,9 @@ __all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "F
            "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
 
-#: Fields of a chunk row other than its id whose change needs no new vector (the text is the same).
-_METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited")
+#: Fields of a chunk row other than its id whose change needs no new vector (the text is the same): a file
+#: whose publication comment moves to a new version or date rewrites its rows without embedding anything.
+_METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited", "version")
 
 
 class ChunkIdCollisionError(LabError, ValueError):
@@ -196,10 +197,11 @@ class _Plan:
 
 
 def _row(chunk: Chunk) -> dict[str, Any]:
-    """A chunk as the store's row: a markdown file with no date or folder reads ``""``."""
+    """A chunk as the store's row: a markdown file with no date or folder reads ``""``, one with no version
+    ``None``."""
     return {"id": chunk.id, "page_id": chunk.page_id, "title": chunk.title, "type": chunk.type or "",
             "section": chunk.section, "order": chunk.order, "text": chunk.text, "tokens": chunk.tokens,
-            "fingerprint": chunk.fingerprint, "edited": chunk.edited or ""}
+            "fingerprint": chunk.fingerprint, "edited": chunk.edited or "", "version": chunk.version}
 
 
 def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers: Any) -> None:
@@ -307,7 +309,7 @@ def _declared_url(path: str, data: bytes) -> str | None:
 
 def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dict[str, dict[str, Any]]) -> None:
     """Sort a re-cut file's chunks into new, changed (both to embed) and unchanged (whose rows
-    are refreshed, vectors kept, if their order, title or date moved)."""
+    are refreshed, vectors kept, if their order, title, date or version moved)."""
     for chunk in chunks:
         if chunk.id not in stored:
             plan.new.append(chunk.id)

@@ -3,7 +3,7 @@
 A page is read with ``blocks.children.list`` (its blocks, and the blocks of every block with
 children); the read notes when it began. A sub-page (the page behind a ``child_page`` block)
 is read the same way and carries its parent's metadata: it is titled with its breadcrumb
-("Parent > Child"), typed like its parent and meant for its parent's audience.
+("Parent > Child"), typed like its parent, meant for its parent's audience and of its parent's version.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from lab.client.traversal import WalkReport
 from lab.ingest.read_times import read_is_current
 from lab.index import IndexedPage
 from lab.ingest.synced_originals import held_originals, shown_originals
-from lab.notion.pages import TYPE_PROPERTY, PageMetadata
+from lab.notion.pages import TYPE_PROPERTY, PageMetadata, PageProperties
 
 __all__ = ["PageRead", "BREADCRUMB", "read_page", "read_pages", "retrieve_page", "read_is_current",
            "visible_pages", "page_essentials", "document_info"]
 
 BREADCRUMB = " > "  # between a sub-page's parent title and its own
 
-#: The properties a listing keeps whatever their name: the title, and the selects (a type, an audience).
+#: The properties a listing keeps whatever their name: the title, and the selects (a type, an audience, a version).
 _KEPT_TYPES = ("title", "select")
 #: The fields of a page object the indexer reads besides its title and type properties.
 _ESSENTIAL_FIELDS = ("object", "id", "created_time", "last_edited_time", "parent", "url", "in_trash")
@@ -45,8 +45,8 @@ def _essential_property(prop: Any) -> Any:
 
 def page_essentials(page: dict[str, Any]) -> dict[str, Any]:
     """The part of a page object the indexer reads (ids, times, parent, url, title, type and every other
-    select, an audience among them), for a listing of a large data source: a whole page object takes about
-    5 KB in memory, this a few hundred bytes."""
+    select, an audience and a version among them), for a listing of a large data source: a whole page
+    object takes about 5 KB in memory, this a few hundred bytes."""
     properties = page.get("properties")
     kept = {key: page[key] for key in _ESSENTIAL_FIELDS if key in page}
     if isinstance(properties, dict):
@@ -58,38 +58,41 @@ def page_essentials(page: dict[str, Any]) -> dict[str, Any]:
 
 
 def document_info(page: dict[str, Any], parent: PageMetadata | None = None,
-                  audience_property: str | None = None) -> PageMetadata:
+                  properties: PageProperties = PageProperties()) -> PageMetadata:
     """What the index carries of ``page`` as a document under ``parent`` (``None`` for a row): a sub-page is
-    titled with its breadcrumb, typed like its parent and meant for its parent's audience (a sub-page has no
-    properties of its own); no type or url reads as ``""``, no audience (or no ``audience_property``) as ``None``."""
-    info = PageMetadata.from_page(page, TYPE_PROPERTY, audience_property)
-    title, kind, audience = info.title, info.type, info.audience
+    titled with its breadcrumb, typed like its parent, meant for its parent's audience and of its parent's
+    version (a sub-page has no properties of its own); no type or url reads as ``""``, no audience or version
+    (or none named in ``properties``) as ``None``."""
+    info = properties.read(page)
+    title, kind, audience, version = info.title, info.type, info.audience, info.version
     if parent is not None:
-        title, kind, audience = f"{parent.title}{BREADCRUMB}{title}", parent.type, parent.audience
+        title, kind = f"{parent.title}{BREADCRUMB}{title}", parent.type
+        audience, version = parent.audience, parent.version
     return PageMetadata(id=info.id, title=title, type=kind or "", edited=info.edited, url=info.url or "",
-                        audience=audience)
+                        audience=audience, version=version)
 
 
 @dataclass
 class PageRead:
     """One page as the indexer read it: its page object, its blocks in document order, the
-    document it sits in (``parent``, for a sub-page), when reading its blocks began, and the select
-    property its audience is read from (``None``: the run reads no audience)."""
+    document it sits in (``parent``, for a sub-page), when reading its blocks began, and the selects its
+    audience and version are read from (:class:`~lab.notion.pages.PageProperties`)."""
 
     page: dict[str, Any]
     blocks: list[tuple[int, dict[str, Any]]]
     parent: PageMetadata | None = None
     read_at: str = ""
     synced: tuple[dict[str, str], list[str]] | None = None  # kept by drop_content, computed from blocks until then
-    audience_property: str | None = None
+    properties: PageProperties = PageProperties()
 
     @cached_property
     def info(self) -> PageMetadata:
         """What every chunk of the page and the index carry (no type or url reads as ``""``).
 
-        A sub-page is titled with its breadcrumb, typed like its parent and meant for its parent's audience.
+        A sub-page is titled with its breadcrumb, typed like its parent, meant for its parent's audience and of
+        its parent's version.
         """
-        return document_info(self.page, self.parent, self.audience_property)
+        return document_info(self.page, self.parent, self.properties)
 
     @property
     def id(self) -> str:
@@ -126,7 +129,7 @@ class PageRead:
 
     def under(self, parent: PageMetadata | None) -> PageRead:
         """The same read, as a document under ``parent`` (whose title or type may have changed since)."""
-        return PageRead(self.page, self.blocks, parent, self.read_at, self.synced, self.audience_property)
+        return PageRead(self.page, self.blocks, parent, self.read_at, self.synced, self.properties)
 
     def indexed(self) -> IndexedPage:
         """The row the index keeps for this page."""
@@ -137,12 +140,12 @@ class PageRead:
 
 
 def read_page(client: NotionClient, page: dict[str, Any], report: WalkReport | None = None,
-              parent: PageMetadata | None = None, audience_property: str | None = None) -> PageRead:
+              parent: PageMetadata | None = None, properties: PageProperties = PageProperties()) -> PageRead:
     """Read every block of one page (a sub-page of ``parent`` if given), noting when the read began; its
-    audience is read from the select ``audience_property`` (a sub-page's is its parent's)."""
+    audience and version are read from the selects ``properties`` names (a sub-page's are its parent's)."""
     read_at = client.clock.datetime().isoformat()
     return PageRead(page, list(walk_blocks(client, page["id"], report=report)), parent, read_at,
-                    audience_property=audience_property)
+                    properties=properties)
 
 
 def read_pages(client: NotionClient, pages: list[dict[str, Any]], report: WalkReport | None = None,

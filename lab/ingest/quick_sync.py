@@ -42,7 +42,7 @@ from lab.ingest.page_reads import PageRead, document_info, page_essentials, read
 from lab.ingest.reading import page_property
 from lab.ingest.sub_pages import known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
-from lab.notion.pages import PageMetadata
+from lab.notion.pages import PageMetadata, PageProperties
 
 __all__ = ["QuickPlan", "plan_quick", "edited_filter", "MissingPropertyError"]
 
@@ -126,10 +126,10 @@ class _QuickRun:
     leaves the index is named explicitly (nothing the run did not look at leaves)."""
 
     def __init__(self, client: NotionClient, store: IndexStore, keep: Callable[[PageRead], None],
-                 audience_property: str | None, publishable_property: str,
+                 properties: PageProperties, publishable_property: str,
                  rows: Mapping[str, dict[str, Any]]) -> None:
         self.client, self.store, self.keep = client, store, keep
-        self.audience_property, self.publishable_property = audience_property, publishable_property
+        self.properties, self.publishable_property = properties, publishable_property
         self.plan = QuickPlan()
         self.known: dict[str, IndexedPage] = {}  # what the index holds of the pages looked at
         self.handled: dict[str, PageMetadata] = {}  # pages read now or kept, as documents under their parent now
@@ -146,7 +146,7 @@ class _QuickRun:
 
     def read(self, page: dict[str, Any], parent: PageMetadata | None) -> None:
         """Read ``page`` now, as a document under ``parent``, keep the read and settle its sub-pages later."""
-        read = read_page(self.client, page, self.plan.walk, parent=parent, audience_property=self.audience_property)
+        read = read_page(self.client, page, self.plan.walk, parent=parent, properties=self.properties)
         self.keep(read)
         self.plan.reads.append(read)
         self.handled[read.id] = read.info
@@ -156,7 +156,7 @@ class _QuickRun:
     def consider(self, page: dict[str, Any], parent: PageMetadata | None) -> None:
         """Keep the index's read of ``page`` as a document under ``parent`` if it is current, else read it."""
         self.look_up([page["id"]])
-        if known_read_is_current(page, self.known.get(page["id"]), self.originals, parent, self.audience_property):
+        if known_read_is_current(page, self.known.get(page["id"]), self.originals, parent, self.properties):
             self.handled[page["id"]] = self.known[page["id"]].info  # the same as a read now would carry
         else:
             self.read(page, parent)
@@ -203,7 +203,7 @@ class _QuickRun:
 
 def plan_quick(client: NotionClient, store: IndexStore, source_id: str, watermark: str,
                keep: Callable[[PageRead], None], *, publishable_property: str,
-               audience_property: str | None, holds_sub_pages: bool) -> QuickPlan:
+               properties: PageProperties, holds_sub_pages: bool) -> QuickPlan:
     """Read what the watermark query and its pages' edits say changed (see the module's docstring); every
     page read is handed to ``keep`` as soon as it is read; ``holds_sub_pages``: whether the index holds any
     (then search lists the pages edited since the watermark). Nothing is written to the index."""
@@ -211,7 +211,7 @@ def plan_quick(client: NotionClient, store: IndexStore, source_id: str, watermar
                              shape=_keeping(publishable_property))
     rows, windows = edited.rows, edited.windows
     del edited
-    run = _QuickRun(client, store, keep, audience_property, publishable_property, {row["id"]: row for row in rows})
+    run = _QuickRun(client, store, keep, properties, publishable_property, {row["id"]: row for row in rows})
     run.plan.query_windows = windows
     run.plan.changed = [(row["last_edited_time"], document_info(row).title) for row in rows]
     run.look_up([row["id"] for row in rows])

@@ -22,7 +22,7 @@ from lab.client.traversal import WalkReport
 from lab.ingest.page_reads import PageRead, read_page, read_pages
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
-from lab.notion.pages import PageMetadata
+from lab.notion.pages import PageMetadata, PageProperties
 from lab.notion.richtext import plain_text
 
 __all__ = ["PageRead", "KnowledgeBaseRead", "find_data_source", "publishable_filter", "publishable_pages",
@@ -91,7 +91,7 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
                         on_page: Callable[[PageRead], None] | None = None,
                         earlier: Mapping[str, PageRead] | None = None,
                         shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-                        audience_property: str | None = None,
+                        properties: PageProperties = PageProperties(),
                         on_listed: Callable[[int], None] | None = None) -> KnowledgeBaseRead:
     """Search for the data source (unless its id is given), list its publishable pages, read each
     one's blocks, then every sub-page under them (:mod:`lab.ingest.sub_pages`).
@@ -102,8 +102,9 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
     read now, and ``on_page`` hears of each page read now (the full index keeps it; the command
     line prints progress). ``shape`` keeps only part of each listed page object (the indexer's
     :func:`~lab.ingest.page_reads.page_essentials`); every page object is kept whole otherwise. Each
-    page's audience is read from the select ``audience_property`` (none without it). ``on_listed`` hears
-    how many publishable pages the listing returned, before the first is read (a progress line's total).
+    page's audience and version are read from the selects ``properties`` names (none without a name).
+    ``on_listed`` hears how many publishable pages the listing returned, before the first is read (a progress
+    line's total).
     """
     earlier = earlier or {}
     known = {page_id: read.indexed() for page_id, read in earlier.items()}
@@ -114,11 +115,11 @@ def read_knowledge_base(client: NotionClient, title: str = KNOWLEDGE_BASE_TITLE,
         on_listed(len(listed))
     originals = SyncedOriginals.for_index(client, known, listed)
     for page in listed:
-        if known_read_is_current(page, known.get(page["id"]), originals, audience_property=audience_property):
+        if known_read_is_current(page, known.get(page["id"]), originals, properties=properties):
             result.pages.append(earlier[page["id"]])
             result.resumed.append(page["id"])
             continue
-        result.pages.append(read_page(client, page, result.walk, audience_property=audience_property))
+        result.pages.append(read_page(client, page, result.walk, properties=properties))
         if on_page is not None:
             on_page(result.pages[-1])
     sub_pages = find_sub_pages(client, [(read.info, read) for read in result.pages], known, earlier, on_page,

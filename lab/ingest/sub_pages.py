@@ -33,23 +33,23 @@ from lab.ingest.page_parents import ParentPages, has_block_parent
 from lab.ingest.page_reads import PageRead, document_info, read_is_current, read_page, retrieve_page, visible_pages
 from lab.index import IndexedPage
 from lab.ingest.synced_originals import SyncedOriginals
-from lab.notion.pages import PageMetadata
+from lab.notion.pages import PageMetadata, PageProperties
 
 __all__ = ["SubPages", "find_sub_pages", "known_read_is_current"]
 
 
 def known_read_is_current(page: dict[str, Any], known: IndexedPage | None, originals: SyncedOriginals,
-                          parent: PageMetadata | None = None, audience_property: str | None = None) -> bool:
+                          parent: PageMetadata | None = None, properties: PageProperties = PageProperties()) -> bool:
     """Whether an earlier read of ``page`` (``known``: what the index or a checkpoint holds) can stand
     for a read now, as a document under ``parent`` (``None`` for a row of the data source): same
-    parent, same breadcrumb, type and audience (read from ``audience_property``: an index built without
-    one, or with another, reads its pages again), no edit since (:func:`read_is_current`), and every
+    parent, same breadcrumb, type, audience and version (read from the selects ``properties`` names: an index
+    built without one, or with another, reads its pages again), no edit since (:func:`read_is_current`), and every
     synced original it shows from another page shows the same now (asked of ``originals`` only then)."""
     if known is None or known.parent_id != (parent.id if parent is not None else None):
         return False
-    expected = document_info(page, parent, audience_property)
+    expected = document_info(page, parent, properties)
     return (known.info.title == expected.title and known.info.type == expected.type
-            and known.info.audience == expected.audience
+            and known.info.audience == expected.audience and known.info.version == expected.version
             and read_is_current(page, known.info.edited, known.read_at)
             and originals.unchanged(dict(known.shown_originals), known.read_at))
 

@@ -78,7 +78,7 @@ from lab.ingest.quick_sync import edited_filter, plan_quick
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
-from lab.notion.pages import PageMetadata
+from lab.notion.pages import PageMetadata, PageProperties
 from lab.vectors import WordAnalyzer
 
 __all__ = ["SyncConfig", "SyncReport", "RetiredPage", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
@@ -92,6 +92,7 @@ class SyncConfig:
     title: str = KNOWLEDGE_BASE_TITLE
     publishable_property: str = PUBLISHABLE_PROPERTY
     audience_property: str | None = None  # the select naming who may see a page (None: pages carry no audience)
+    version_property: str | None = None  # the select naming a page's documentation version (None: pages carry none)
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
@@ -108,6 +109,11 @@ class SyncConfig:
     #: how often a sync lists every publishable page (simulated clock); between, a sync reads only what its
     #: watermark query returns. ``timedelta(0)``: every sync reconciles; ``None``: only when asked
     reconcile_every: datetime.timedelta | None = datetime.timedelta(0)
+
+    @property
+    def page_properties(self) -> PageProperties:
+        """The selects every page's audience and version are read from."""
+        return PageProperties(audience=self.audience_property, version=self.version_property)
 
     def __post_init__(self) -> None:
         check_max_share(self.max_delete_share)
@@ -321,7 +327,7 @@ def full_index(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
         with _embedding_ahead(store, config, checkpoint, full=True) as ahead:
             knowledge_base = read_knowledge_base(client, config.title, config.publishable_property, source_id,
                                                  _keeper(config, checkpoint, ahead), earlier=checkpoint.reads(),
-                                                 shape=page_essentials, audience_property=config.audience_property,
+                                                 shape=page_essentials, properties=config.page_properties,
                                                  on_listed=config.on_listed)
         reads, resumed = knowledge_base.pages, set(knowledge_base.resumed)
         previous = base.watermark
@@ -425,11 +431,10 @@ def _plan_sync(client: NotionClient, store: IndexStore, clock: Clock, config: Sy
         listed, listing_windows = listing.rows, listing.windows
         originals = SyncedOriginals.for_index(client, indexed, listed)
         for page in listed:
-            if known_read_is_current(page, indexed.get(page["id"]), originals,
-                                     audience_property=config.audience_property):
+            if known_read_is_current(page, indexed.get(page["id"]), originals, properties=config.page_properties):
                 documents.append((indexed[page["id"]].info, None))
             else:
-                read = read_page(client, page, walk, audience_property=config.audience_property)
+                read = read_page(client, page, walk, properties=config.page_properties)
                 keep(read)
                 documents.append((read.info, read))
         sub_pages = find_sub_pages(client, documents, indexed, on_page=keep, report=walk, originals=originals)
@@ -472,7 +477,7 @@ def _plan_quick(client: NotionClient, store: IndexStore, clock: Clock, config: S
     with _embedding_ahead(store, config, staging, full=False) as ahead:
         found = plan_quick(client, store, base.data_source_id, watermark, _keeper(config, staging, ahead),
                            publishable_property=config.publishable_property,
-                           audience_property=config.audience_property, holds_sub_pages=base.holds_sub_pages)
+                           properties=config.page_properties, holds_sub_pages=base.holds_sub_pages)
     removed = set(found.removed)
     # True may outlast the last sub-page a quick sync removes: it costs a search request until a reconciliation
     sub_pages = base.holds_sub_pages or any(read.parent_id is not None for read in found.reads)

@@ -1,11 +1,13 @@
-"""Retrieval: search chunks with one interface, filter by audience before ranking, fuse rankings.
+"""Retrieval: search chunks with one interface, filter by audience, version and date before ranking, fuse rankings.
 
-- :class:`SearchCorpus` holds the chunks (text, page, section, audience); a search returns
-  :class:`~lab.vectors.Hit` records, as the stored index does.
+- :class:`SearchCorpus` holds the chunks (text, page, section, audience, version, last edit); a search
+  returns :class:`~lab.vectors.Hit` records, as the stored index does.
+- :class:`ChunkFilter` keeps the chunks of one version of the documentation, or edited in a window of
+  dates (:mod:`lab.retrieval.filters`); every search takes one as ``where``, applied before ranking.
 - :class:`TfidfRetriever`, :class:`LsaRetriever`, :class:`BM25Retriever` (Lucene's idf),
   :class:`StoredVectorRetriever` (any model's vectors in an index) and :class:`EmbeddingRetriever`
   (a dense embedder called at fit and query time) share
-  ``search(query, k, audience=None, min_score=None)``.
+  ``search(query, k, audience=None, min_score=None, where=None)``.
 - :class:`RRF` fuses retrievers by reciprocal rank (k = 60), chunks or sections, and
   :class:`RelativeScoreFusion` by scores scaled to 0-1 and weighted (vector databases' hybrid); :class:`HeadingWeighted`
   counts titles and sections more, :class:`BM25FRetriever` scores them as fields;
@@ -23,6 +25,7 @@
 """
 
 from lab.retrieval.corpus import SearchCorpus, UnknownAudienceError
+from lab.retrieval.filters import ChunkFilter, InvalidDateError, UnknownVersionError
 from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt, PrecisionAt, RecallAt,
                                       ReciprocalRank, compare_methods, evaluate_search, mean_table, miss_table,
                                       source_units)
@@ -52,6 +55,9 @@ from lab.retrieval.retrievers import (
 __all__ = [
     "SearchCorpus",
     "UnknownAudienceError",
+    "ChunkFilter",
+    "UnknownVersionError",
+    "InvalidDateError",
     "Retriever",
     "RowScorer",
     "TfidfRetriever",

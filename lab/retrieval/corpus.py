@@ -1,8 +1,10 @@
-"""What a retriever searches: chunk texts with the metadata hits carry and the filter reads.
+"""What a retriever searches: chunk texts with the metadata hits carry and the filters read.
 
-:class:`SearchCorpus` keeps, row by row, each chunk's id, page, title, section, text and the
-audience allowed to see it. The audience filter is a boolean mask over those rows, applied
-before anything is ranked: a row the caller may not see gets no score at all.
+:class:`SearchCorpus` keeps, row by row, each chunk's id, page, title, section, text, the
+audience allowed to see it, and its document's version and last edit. The audience filter, and a
+:class:`~lab.retrieval.filters.ChunkFilter` on version and date, are boolean masks over those rows,
+combined in one place (:meth:`SearchCorpus.visible`) and applied before anything is ranked: a row
+the caller may not see, or did not ask for, gets no score at all.
 
 What ``audience`` means, everywhere a search takes one (a retriever, the searcher of an index,
 ``python -m lab search --audience``):
@@ -30,6 +32,7 @@ import scipy.sparse as sp
 
 from lab.errors import LabError
 from lab.index import IndexStore, ModelMismatchError, TermCounts
+from lab.retrieval.filters import ChunkFilter, date_of
 from lab.notion.pages import PageMetadata
 from lab.vectors.counting import learn_counts
 from lab.vectors.search import Hit
@@ -60,11 +63,12 @@ class SearchCorpus:
 
     ``audiences[i]`` is who may see row ``i`` (``None``: the corpus has no audiences, or the
     page has none, in which case no audience-filtered search returns it). ``urls[i]`` and
-    ``edited[i]`` are the page's url and ``last_edited_time``, which hits carry so that an answer
-    can cite them; left out, they are ``None`` for every row. A corpus read from an index
-    (:meth:`from_index`) also reaches what the index stored of its rows: ``term_counts``, which
-    TF-IDF and BM25 retrievers with the same analyzer fit on instead of analysing every text
-    again, and each dense model's vectors (:meth:`stored_vectors`), which dense retrievers use
+    ``edited[i]`` are the page's url and ``last_edited_time``, and ``versions[i]`` the version of
+    the documentation the chunk belongs to, which hits carry so that an answer can cite them and a
+    :class:`~lab.retrieval.filters.ChunkFilter` reads; left out, they are ``None`` for every row.
+    A corpus read from an index (:meth:`from_index`) also reaches what the index stored of its
+    rows: ``term_counts``, which TF-IDF and BM25 retrievers with the same analyzer fit on instead
+    of analysing every text again, and each dense model's vectors (:meth:`stored_vectors`), which dense retrievers use
     instead of embedding the texts again.
     """
 
@@ -76,19 +80,22 @@ class SearchCorpus:
     audiences: tuple[str | None, ...]
     urls: tuple[str | None, ...] = ()
     edited: tuple[str | None, ...] = ()
+    versions: tuple[str | None, ...] = ()
     term_counts: TermCounts | None = field(default=None, repr=False, compare=False)
     vector_source: Callable[[str], tuple[list[str], np.ndarray]] | None = field(default=None, repr=False,
                                                                                  compare=False)
     stored_models: tuple[str, ...] = field(default=(), repr=False, compare=False)
     _audience_array: np.ndarray = field(init=False, repr=False, compare=False)
+    version_array: np.ndarray = field(init=False, repr=False, compare=False)
+    date_array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = len(self.ids)
-        for name in ("urls", "edited"):
+        for name in ("urls", "edited", "versions"):
             if not getattr(self, name):
                 object.__setattr__(self, name, (None,) * n)
         lengths = {name: len(getattr(self, name))
-                   for name in ("page_ids", "titles", "sections", "texts", "audiences", "urls", "edited")}
+                   for name in ("page_ids", "titles", "sections", "texts", "audiences", "urls", "edited", "versions")}
         wrong = {name: length for name, length in lengths.items() if length != n}
         if wrong:
             raise ValueError(f"every column needs one entry per chunk ({n} ids), but got {wrong}")
@@ -96,14 +103,18 @@ class SearchCorpus:
             repeated = sorted({i for i in self.ids if self.ids.count(i) > 1})[:5]
             raise ValueError(f"chunk ids must be unique; repeated: {repeated}")
         object.__setattr__(self, "_audience_array", np.array(self.audiences, dtype=object))
+        # what a ChunkFilter compares: each row's version, and the day of its last edit ("" for none)
+        object.__setattr__(self, "version_array", np.array(self.versions, dtype=object))
+        object.__setattr__(self, "date_array", np.array([date_of(e) for e in self.edited], dtype="U10"))
 
     @classmethod
     def from_chunks(cls, chunks: Iterable[Any], audiences: Mapping[str, str] | None = None,
                     pages: Mapping[str, PageMetadata] | None = None) -> SearchCorpus:
         """Rows from chunks (``lab.chunking.Chunk``, stored rows or dicts), audiences looked up by page id.
 
-        Each row's ``edited`` is its chunk's; its url is looked up in ``pages`` (page id ->
-        :class:`~lab.notion.PageMetadata`, as ``IndexStore.pages()`` returns them).
+        Each row's ``edited`` and ``version`` are its chunk's (a chunk without a ``version`` has none);
+        its url is looked up in ``pages`` (page id -> :class:`~lab.notion.PageMetadata`, as
+        ``IndexStore.pages()`` returns them).
         """
         chunks = list(chunks)
         audiences, pages = audiences or {}, pages or {}
@@ -117,12 +128,13 @@ class SearchCorpus:
             audiences=tuple(audiences.get(page_id) for page_id in page_ids),
             urls=tuple(pages[page_id].url if page_id in pages else None for page_id in page_ids),
             edited=tuple(_optional_field(c, "edited") for c in chunks),
+            versions=tuple(_optional_field(c, "version") for c in chunks),
         )
 
     @classmethod
     def from_index(cls, store: IndexStore, audiences: Mapping[str, str] | None = None) -> SearchCorpus:
-        """Every chunk an index holds, in id order, with each page's url, last edit and audience as the
-        index recorded them (``audiences``, page id -> audience, replaces the stored ones if given), the
+        """Every chunk an index holds, in id order, with each page's url, last edit, version and audience as
+        the index recorded them (``audiences``, page id -> audience, replaces the stored ones if given), the
         stored TF-IDF term counts when they cover every chunk, and the stored vectors of each dense
         model (read when a retriever asks for them: :meth:`stored_vectors`)."""
         with store.read_transaction():
@@ -172,6 +184,19 @@ class SearchCorpus:
         """The distinct audiences of the rows, sorted."""
         return sorted({a for a in self.audiences if a is not None})
 
+    def known_versions(self) -> list[str]:
+        """The distinct versions of the rows, sorted (rows without one left out)."""
+        return sorted({v for v in self.versions if v is not None})
+
+    def visible(self, audience: str | None = None, where: ChunkFilter | None = None) -> np.ndarray:
+        """Boolean mask of the rows a search may rank: those ``audience`` may see (:meth:`allowed`) that
+        ``where`` keeps (:meth:`ChunkFilter.mask <lab.retrieval.filters.ChunkFilter.mask>`; ``None``: every row).
+        Every retriever applies it before ranking."""
+        if where is not None and not isinstance(where, ChunkFilter):
+            raise TypeError(f"where takes a ChunkFilter (ChunkFilter(version='3.2')), not {type(where).__name__}")
+        mask = self.allowed(audience)
+        return mask if where is None else mask & where.mask(self)
+
     def allowed(self, audience: str | None) -> np.ndarray:
         """Boolean mask of the rows ``audience`` may see; every row when ``audience`` is ``None`` (no filter:
         the module's docstring says why), never a row of a page without an audience otherwise."""
@@ -186,4 +211,4 @@ class SearchCorpus:
     def hit(self, row: int, score: float) -> Hit:
         """Row ``row`` as a :class:`Hit` with ``score``."""
         return Hit(score=float(score), id=self.ids[row], title=self.titles[row], section=self.sections[row],
-                   page_id=self.page_ids[row], url=self.urls[row], edited=self.edited[row])
+                   page_id=self.page_ids[row], url=self.urls[row], edited=self.edited[row], version=self.versions[row])

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit, check_k, check_min_score
 
@@ -92,15 +93,15 @@ class RRF(Retriever):
         return _fit_all(self, corpus)
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best fused chunks for ``audience``; ``min_score`` applies to the fused score.
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
+        """The ``k`` best fused chunks for ``audience`` that ``where`` keeps; ``min_score`` applies to the fused score.
 
-        Each retriever filters by audience before ranking, so the fused list holds only visible
-        chunks and still has ``k`` of them whenever the retrievers found that many.
+        Each retriever filters by audience and ``where`` before ranking, so the fused list holds only
+        visible chunks and still has ``k`` of them whenever the retrievers found that many.
         """
         self._check_fitted("corpus_")
         k, min_score = check_k(k), check_min_score(min_score)
-        rankings = _unit_rankings(self.retrievers, query, max(self.depth, k), audience, self.unit)
+        rankings = _unit_rankings(self.retrievers, query, max(self.depth, k), audience, self.unit, where)
         fused = reciprocal_rank_fusion([[key for key, _ in ranking] for ranking in rankings], self.k)
         return _chosen(fused, rankings, k, min_score)
 
@@ -118,12 +119,13 @@ def _fit_all(fusion: RRF | RelativeScoreFusion, corpus: SearchCorpus) -> Any:
 
 
 def _unit_rankings(retrievers: Sequence[Retriever], query: str, depth: int, audience: str | None,
-                   unit: str) -> list[list[tuple[Hashable, Hit]]]:
-    """Each retriever's ``depth`` best hits for ``audience`` as (unit key, hit) pairs, a section once, at its best chunk."""
+                   unit: str, where: ChunkFilter | None = None) -> list[list[tuple[Hashable, Hit]]]:
+    """Each retriever's ``depth`` best hits for ``audience`` that ``where`` keeps, as (unit key, hit) pairs, a
+    section once, at its best chunk."""
     rankings = []
     for retriever in retrievers:
         ranking: dict[Hashable, Hit] = {}
-        for hit in retriever.search(query, depth, audience=audience):
+        for hit in retriever.search(query, depth, audience=audience, where=where):
             ranking.setdefault(_key(hit, unit), hit)
         rankings.append(list(ranking.items()))
     return rankings
@@ -196,11 +198,12 @@ class RelativeScoreFusion(Retriever):
         return _fit_all(self, corpus)
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best fused chunks for ``audience``; ``min_score`` applies to the fused score."""
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
+        """The ``k`` best fused chunks for ``audience`` that ``where`` keeps; ``min_score`` applies to the fused
+        score."""
         self._check_fitted("corpus_")
         k, min_score = check_k(k), check_min_score(min_score)
-        rankings = _unit_rankings(self.retrievers, query, max(self.depth, k), audience, self.unit)
+        rankings = _unit_rankings(self.retrievers, query, max(self.depth, k), audience, self.unit, where)
         weights = self.weights if self.weights is not None else [1.0 / len(rankings)] * len(rankings)
         fused = relative_score_fusion([[(key, hit.score) for key, hit in ranking] for ranking in rankings], weights)
         return _chosen(fused, rankings, k, min_score)

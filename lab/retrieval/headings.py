@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from lab.arguments import check_positive_int
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit
 
@@ -52,7 +53,7 @@ class HeadingWeighted(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The inner retriever's ``k`` best hits (see :meth:`Retriever.search`)."""
         self._check_fitted("corpus_")
-        return self.retriever.search(query, k, audience=audience, min_score=min_score)
+        return self.retriever.search(query, k, audience=audience, min_score=min_score, where=where)

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from lab.index import IndexStore, StoreError
 from lab.index.serving import QueryVector, require_serving
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.fitted_state import (FITTED_STATE_VERSION, FittedStateError, fitted_state, restore_fitted,
                                         state_from_bytes, state_to_bytes)
 from lab.retrieval.recipe import RECIPES, Recipe
@@ -130,21 +131,23 @@ class IndexSearcher:
         return True
 
     def search(self, question: str, k: int = 8, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best chunks for ``question`` that ``audience`` may see, filtered before ranking (``None``:
-        every chunk; :mod:`lab.retrieval.corpus` says why), with title, section, url and last edit in each hit."""
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
+        """The ``k`` best chunks for ``question`` that ``audience`` may see and ``where`` keeps (a version, a
+        window of dates: :mod:`lab.retrieval.filters`), both filtered before ranking (``None``: every chunk;
+        :mod:`lab.retrieval.corpus` says why), with title, section, url, last edit and version in each hit."""
         self.refresh()
-        return self.retriever_.search(question, k, audience=audience, min_score=min_score)
+        return self.retriever_.search(question, k, audience=audience, min_score=min_score, where=where)
 
     def search_many(self, questions: Sequence[str], k: int = 8, audience: str | None = None,
-                    min_score: float | None = None) -> list[list[Hit]]:
+                    min_score: float | None = None, where: ChunkFilter | None = None) -> list[list[Hit]]:
         """:meth:`search` for every question of a list, one list of hits per question, in order."""
         self.refresh()
-        return self.retriever_.search_many(questions, k, audience=audience, min_score=min_score)
+        return self.retriever_.search_many(questions, k, audience=audience, min_score=min_score, where=where)
 
 
-def search_serving(store: IndexStore, query: QueryVector, k: int = 3) -> list[Hit]:
-    """Cosine top-k among the serving model's stored vectors; refused if ``query`` was made by another model."""
+def search_serving(store: IndexStore, query: QueryVector, k: int = 3, where: ChunkFilter | None = None) -> list[Hit]:
+    """Cosine top-k among the serving model's stored vectors that ``where`` keeps (``None``: every chunk); refused
+    if ``query`` was made by another model."""
     require_serving(store, query.model)
     retriever = StoredVectorRetriever(query.model, encode=lambda _: query.vector)  # the query is embedded already
-    return retriever.fit(SearchCorpus.from_index(store)).search("", k=k)
+    return retriever.fit(SearchCorpus.from_index(store)).search("", k=k, where=where)

@@ -26,6 +26,7 @@ from lab.chunking.corpus import chunk_pages
 from lab.chunking.section_tokens import SectionTokenChunker
 from lab.embedders import E5_MODEL, embedder_named
 from lab.retrieval.corpus import SearchCorpus, chunk_body
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.evaluation import LabelledQuestion, Metric, NdcgAt, RecallAt, ReciprocalRank, evaluate_search
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
@@ -188,9 +189,9 @@ class _FitOnce(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         self._check_fitted("fitted_")
-        return self.fitted_.search(query, k, audience=audience, min_score=min_score)
+        return self.fitted_.search(query, k, audience=audience, min_score=min_score, where=where)
 
 
 #: Where the bakery's ladder ends: BM25F over accent-folded character 4-grams of words (title and

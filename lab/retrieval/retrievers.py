@@ -1,4 +1,4 @@
-"""Retrievers: one interface, ``search(query, k, audience=None, min_score=None) -> list[Hit]``.
+"""Retrievers: one interface, ``search(query, k, audience=None, min_score=None, where=None) -> list[Hit]``.
 
 ``search_many(queries, ...)`` answers a list of queries at once, one list of hits per query, and
 ``search`` is a batch of one. TF-IDF and BM25 add each score in a fixed order, so a query gets
@@ -9,8 +9,10 @@ float32 digit (and rows scoring the same to that precision may swap).
 Every retriever here scores the rows of a :class:`~lab.retrieval.corpus.SearchCorpus` and
 ranks them the same way:
 
-1. the permission filter comes first: rows outside the caller's audience are removed before
-   anything is ranked, so a top-k is never cut down afterwards and never silently shrinks;
+1. the filters come first: rows outside the caller's audience, and rows the ``where`` filter
+   (:class:`~lab.retrieval.filters.ChunkFilter`: a version, a window of dates) does not keep, are
+   removed before anything is ranked, so a top-k is never cut down afterwards and never silently
+   shrinks;
 2. the abstain threshold comes second: rows scoring below ``min_score`` are not answers (no
    result is better than an unrelated one), so fewer than ``k`` hits, or none, may come back;
 3. the ``k`` best remaining rows are returned, best first, equal scores in corpus row order.
@@ -36,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.embedders import check_embedder_limit
 from lab.index import CorpusModels, ModelMismatchError
 from lab.vectors import BM25, WordAnalyzer
@@ -59,14 +62,15 @@ class Retriever(Estimator):
         raise NotImplementedError
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
+        """The ``k`` best chunks ``audience`` may see that ``where`` keeps, best first, none scoring below
+        ``min_score``."""
         raise NotImplementedError
 
     def search_many(self, queries: Sequence[str], k: int = 10, audience: str | None = None,
-                    min_score: float | None = None) -> list[list[Hit]]:
+                    min_score: float | None = None, where: ChunkFilter | None = None) -> list[list[Hit]]:
         """:meth:`search` for every query of a list, one list of hits per query, in order."""
-        return [self.search(query, k, audience, min_score) for query in _query_list(queries)]
+        return [self.search(query, k, audience, min_score, where) for query in _query_list(queries)]
 
 
 class RowScorer(Retriever):
@@ -87,16 +91,17 @@ class RowScorer(Retriever):
         return self._score_and_eligible(query)[0]
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
-        """The ``k`` best chunks ``audience`` may see, best first, none scoring below ``min_score``."""
-        return self.search_many([query], k, audience, min_score)[0]
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
+        """The ``k`` best chunks ``audience`` may see that ``where`` keeps, best first, none scoring below
+        ``min_score``."""
+        return self.search_many([query], k, audience, min_score, where)[0]
 
     def search_many(self, queries: Sequence[str], k: int = 10, audience: str | None = None,
-                    min_score: float | None = None) -> list[list[Hit]]:
+                    min_score: float | None = None, where: ChunkFilter | None = None) -> list[list[Hit]]:
         """:meth:`search` for every query of a list, scored and ranked together, one list per query."""
         self._check_fitted("corpus_")
         k = check_k(k)
-        visible = self.corpus_.allowed(audience)  # before ranking: hidden rows never compete
+        visible = self.corpus_.visible(audience, where)  # before ranking: hidden rows never compete
         hit = self.corpus_.hit
         return [[hit(row, score) for row, score in found]
                 for found in self._top_k(_query_list(queries), k, visible, min_score)]

@@ -38,6 +38,7 @@ from lab.errors import LabError
 from lab.file_lock import exclusive_lock
 from lab.json_files import JSONFileError, parse_json_text
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.retrievers import Retriever
 from lab.vectors.search import Hit
 
@@ -232,9 +233,9 @@ class AuditedRetriever(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The wrapped retriever's hits, after logging who asked and which pages they were shown."""
-        hits = self.retriever.search(query, k=k, audience=audience, min_score=min_score)
+        hits = self.retriever.search(query, k=k, audience=audience, min_score=min_score, where=where)
         self.log.record(asked_by=self.asked_by, query=query, hits=hits, k=k, audience=audience)
         return hits
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from lab.arguments import check_positive_int
 from lab.retrieval.corpus import SearchCorpus
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.retrievers import Retriever
 from lab.services.anthropic import DEFAULT_MODEL, Skipped, call_model
 from lab.vectors.search import Hit, check_k
@@ -61,14 +62,14 @@ class Reranked(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The ``k`` best hits: the first stage's ``depth`` best ordered by the reranker's score (ties keep the
         first order), then, when ``k`` asks for more, the first stage's next hits in its own order and with its
         own scores (the reranker never reads them). Only ``depth`` passages are sent, whatever ``k``;
         ``min_score`` is a reranker score, so it also drops the hits the reranker did not score."""
         self._check_fitted("corpus_")
         check_k(k)
-        first = self.retriever.search(query, max(k, self.depth), audience=audience)
+        first = self.retriever.search(query, max(k, self.depth), audience=audience, where=where)
         head, tail = first[:self.depth], first[self.depth:]
         if not head:
             return []
@@ -102,13 +103,13 @@ class Rewritten(Retriever):
         return self
 
     def search(self, query: str, k: int = 10, audience: str | None = None,
-               min_score: float | None = None) -> list[Hit]:
+               min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The inner retriever's hits for the rewritten query (the query itself if the rewrite is empty)."""
         self._check_fitted("rewrites_")
         if query not in self.rewrites_:
             rewritten = self.rewrite(query)
             self.rewrites_[query] = rewritten.strip() if isinstance(rewritten, str) and rewritten.strip() else query
-        return self.retriever.search(self.rewrites_[query], k, audience=audience, min_score=min_score)
+        return self.retriever.search(self.rewrites_[query], k, audience=audience, min_score=min_score, where=where)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ class Hit:
     ``section`` is ``None`` for text before a page's first heading and for items without
     sections (notes); ``page_id`` is ``None`` for items that belong to no page. ``url`` and
     ``edited`` (the page's ``last_edited_time``) let an answer cite the page and say how fresh
-    it is; ``None`` when the searched rows do not carry them.
+    it is, and ``version`` which version of the documentation it describes; ``None`` when the
+    searched rows do not carry them.
     """
 
     id: str
@@ -55,6 +56,7 @@ class Hit:
     page_id: str | None = None
     url: str | None = None
     edited: str | None = None
+    version: str | None = None
 
     @property
     def label(self) -> str:
