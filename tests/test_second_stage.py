@@ -110,9 +110,10 @@ def test_a_rerank_request_is_billed_for_the_query_beside_each_passage_at_its_mod
 class FirstStage(BM25Retriever):
     """BM25 that records how many hits each search asked it for."""
 
-    def search(self, query: str, k: int = 10, audience: str | None = None, min_score: float | None = None):
+    def search(self, query: str, k: int = 10, audience: str | None = None, min_score: float | None = None,
+               where=None):
         self.asked = k
-        return super().search(query, k, audience=audience, min_score=min_score)
+        return super().search(query, k, audience=audience, min_score=min_score, where=where)
 
 
 def test_reranked_sends_only_its_depth_and_keeps_the_first_stage_s_next_hits_below_unread() -> None:
