@@ -49,6 +49,14 @@ def test_search_json_gives_each_hits_version_and_a_version_filter_keeps_that_ver
     assert len([hit for hit in everything if hit["version"] == "3.2"]) < 8  # filtered after ranking: fewer
 
 
+def test_the_plain_output_names_each_hit_s_version_and_nothing_for_a_page_without_one(docs_index, capsys) -> None:
+    code, out, _ = run(capsys, ["search", "--db", str(docs_index), "-k", "50", QUESTION])
+    links = [line.strip() for line in out.splitlines() if line.startswith("      ")]
+    assert code == ExitCode.OK and len(links) == 50
+    assert {link.rpartition("(version ")[2].rstrip(")") for link in links if "(version " in link} == {"2.1", "3.2"}
+    assert any("(version " not in link for link in links)  # the pages whose comment names no version
+
+
 def test_a_date_window_keeps_the_chunks_edited_in_it_and_leaves_out_the_undated(docs_index, capsys) -> None:
     code, out, _ = run(capsys, ["search", "--db", str(docs_index), "-k", "50", "--json", "--edited-from",
                                 "2026-02-12", "--edited-until", "2026-02-28", QUESTION])

@@ -157,7 +157,8 @@ def search_command(args: argparse.Namespace) -> int:
                 continue
             print(question)
             for rank, hit in enumerate(hits, 1):
-                print(f"  {rank:2d}. {hit.label}  ({hit.score:.4f})\n      {hit.url or '(no url)'}")
+                version = f"  (version {hit.version})" if hit.version else ""
+                print(f"  {rank:2d}. {hit.label}  ({hit.score:.4f})\n      {hit.url or '(no url)'}{version}")
             print(flush=True)
     return ExitCode.SKIPPED if skipped else ExitCode.OK
 
