@@ -529,9 +529,10 @@ def check_lesson(notebook_path: Path, tables_dir: Path | None = None) -> LessonC
     for index, figure in lesson_figures(notebook):
         count += 1
         in_cell_code = _inline_code_numbers("".join(notebook["cells"][index]["source"]))
-        if shown.has(figure) or any(_same(figure.value, n) for n in in_cell_code):
-            continue
         constant = _constant_for(lesson, figure)
+        quoted = constant is not None and constant.shown_in  # checked where it is shown, whatever this lesson shows
+        if not quoted and (shown.has(figure) or any(_same(figure.value, n) for n in in_cell_code)):
+            continue
         if constant is None:
             findings.append(Finding(lesson, index, figure))
         elif constant.shown_in:
