@@ -23,24 +23,9 @@ from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNo
 from lab.chunking.conversion import DocumentConversionError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.sync import SyncConfig
+from tests.docs_fixtures import embedder, folder, store  # noqa: F401 (fixtures)
 
 EDITED = "guides/quickstart.md"
-
-
-@pytest.fixture(scope="module")
-def embedder() -> LsaEmbedder:
-    paragraphs = [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
-    return LsaEmbedder(n_components=16).fit(paragraphs)
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(DOCS_DIR, tmp_path / "docs"))
-
-
-@pytest.fixture
-def store() -> IndexStore:
-    return IndexStore(":memory:")
 
 
 def test_a_first_run_embeds_every_chunk_in_batches_and_stores_them(store, folder, embedder) -> None:

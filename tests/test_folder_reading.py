@@ -4,7 +4,6 @@ checked as text by its content, every refusal named before anything is embedded 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -15,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lab.course.paths import REPO_ROOT
-from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
 from lab.errors import LabError
 from lab.index import IndexStore
 from lab.embedders import LsaEmbedder
@@ -25,22 +23,7 @@ from lab.ingest.files import (ChunkIdCollisionError, FileNameError, FileNotReada
                               FileTooLargeError)
 from lab.ingest.folder_reading import file_text
 from tests.unprivileged import run_refusable
-
-
-@pytest.fixture(scope="module")
-def embedder() -> LsaEmbedder:
-    paragraphs = [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
-    return LsaEmbedder(n_components=16).fit(paragraphs)
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(DOCS_DIR, tmp_path / "docs"))
-
-
-@pytest.fixture
-def store() -> IndexStore:
-    return IndexStore(":memory:")
+from tests.docs_fixtures import embedder, folder, store  # noqa: F401 (fixtures)
 
 
 def refused(store: IndexStore, folder: Path, embedder: LsaEmbedder, error: type[LabError], problem: str) -> None:

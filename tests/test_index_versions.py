@@ -4,16 +4,12 @@ ingestion (a new version alone rewrites the rows, embedding nothing) and by the 
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-from lab.datasets.docs_corpus import DOCS_DIR, load_docs_corpus
-from lab.embedders import LsaEmbedder
 from lab.index import SCHEMA_VERSION, IndexedPage, IndexStore
 from lab.index.migrations import MIGRATIONS, migrate
 from lab.ingest import ingest_folder
@@ -22,20 +18,10 @@ from lab.notion.pages import PageMetadata, PageProperties
 from lab.retrieval import BM25Retriever, ChunkFilter, IndexSearcher
 from lab.simulator import NotionSimulator
 from sync_histories import _client, config, content, reference, small_workspace
+from tests.docs_fixtures import embedder, folder  # noqa: F401 (fixtures)
 
 QUICKSTART = "guides/quickstart.md"
 VERSIONS = {"2.1", "3.2", None}  # the docs corpus: the API pages, the product pages, two pages without one
-
-
-@pytest.fixture(scope="module")
-def embedder() -> LsaEmbedder:
-    paragraphs = [p for _, text in load_docs_corpus() for p in text.split("\n\n") if p.strip()]
-    return LsaEmbedder(n_components=16).fit(paragraphs)
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(DOCS_DIR, tmp_path / "docs"))
 
 
 def versions_by_file(store: IndexStore, path: str) -> set[str | None]:
