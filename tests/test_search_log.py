@@ -34,7 +34,36 @@ def test_each_search_appends_who_asked_the_audience_and_the_page_ids_in_rank_ord
     assert first.at == SimulatedClock().datetime().isoformat()
     assert [json.loads(line)["asked_by"] for line in log.path.read_text().splitlines()] == ["chat-clientes",
                                                                                            "lote-nocturno"]
-    assert list(log.frame().columns) == ["at", "asked_by", "audience", "query_hmac", "k", "page_ids"]
+    assert list(log.frame().columns) == ["at", "asked_by", "audience", "query_hmac", "k", "page_ids", "where"]
+    assert first.where is None and second.where is None  # no version or date filter
+
+
+def test_a_search_under_a_version_or_date_filter_records_the_conditions_it_set(tmp_path) -> None:
+    from dataclasses import replace
+
+    from lab.retrieval import ChunkFilter
+
+    corpus = replace(CORPUS, versions=("3.2", "2.1", "3.2", None),
+                     edited=("2026-03-01T10:00:00.000Z", "2026-01-05T10:00:00.000Z", "2026-04-01T10:00:00.000Z", None))
+    log = SearchLog(tmp_path / "searches.jsonl", key=KEY)
+    audited = AuditedRetriever(BM25Retriever(), log, asked_by="docs").fit(corpus)
+    where = ChunkFilter(version="3.2", edited_from="2026-02-01")
+    hits = audited.search("zona", k=3, where=where)
+    assert hits == BM25Retriever().fit(corpus).search("zona", k=3, where=where)  # unchanged
+    audited.search("zona", k=3)
+    filtered, plain = log.records()
+    assert filtered.where == {"version": "3.2", "edited_from": "2026-02-01"} and plain.where is None
+    assert json.loads(log.path.read_text().splitlines()[0])["where"] == {"version": "3.2", "edited_from": "2026-02-01"}
+
+
+def test_a_log_written_before_records_held_the_filter_still_reads_and_a_bad_filter_is_named(tmp_path) -> None:
+    log = SearchLog(tmp_path / "searches.jsonl", key=KEY)
+    old = {"at": None, "asked_by": "web", "audience": None, "query_hmac": "0123456789abcdef", "k": 2, "page_ids": []}
+    log.path.write_text(json.dumps(old) + "\n" + json.dumps(old | {"where": {"colour": "red"}}) + "\n")
+    with pytest.raises(SearchLogFileError, match=r"line 2 of .*\(its 'where' is not a filter's conditions\)"):
+        log.records()
+    log.path.write_text(json.dumps(old) + "\n")
+    assert log.records()[0].where is None
 
 
 def test_the_query_is_stored_as_a_keyed_hash_that_matches_repeats_but_not_guesses_without_the_key(tmp_path) -> None:

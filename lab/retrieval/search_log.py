@@ -2,8 +2,10 @@
 
 With a permission audit (:mod:`lab.ingest.permission_audit`) you know what each integration
 *could* see; the log says what each caller *was shown*. Each record holds who asked (an
-integration or audience label), the audience filter applied, a keyed hash of the query and the
-page ids returned, best first.
+integration or audience label), the audience filter applied, the version or date filter applied
+(``where``: the conditions of its :class:`~lab.retrieval.ChunkFilter`, ``None`` without one), a
+keyed hash of the query and the page ids returned, best first. A log written before records held
+``where`` reads back with ``None`` there.
 
 The query is stored as an HMAC-SHA256 digest, never as text: a customer's question can hold
 personal data ("my son Mateo is allergic to nuts"), and a log of raw queries would become a
@@ -56,7 +58,9 @@ class SearchLogFileError(LabError, ValueError):
 _DIGEST = re.compile(r"[0-9a-f]{16}")
 #: What each field of a record holds, as JSON reads it back (checked on every line read).
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {"at": (str, type(None)), "asked_by": (str,), "audience": (str, type(None)),
-                                             "query_hmac": (str,), "k": (int,), "page_ids": (list,)}
+                                             "query_hmac": (str,), "k": (int,), "page_ids": (list,),
+                                             "where": (dict, type(None))}
+_OPTIONAL_FIELDS = {"where"}  # absent from the records of a log written before the field existed
 
 
 def query_digest(query: str, key: bytes) -> str:
@@ -67,7 +71,9 @@ def query_digest(query: str, key: bytes) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class SearchRecord:
-    """One search: when (simulated or wall clock; ``None`` without one), who, what was returned."""
+    """One search: when (simulated or wall clock; ``None`` without one), who, under which filters, what was
+    returned. ``where`` holds the conditions of the search's :class:`~lab.retrieval.ChunkFilter` that were set
+    (``{"version": "3.2"}``), ``None`` for a search without one."""
 
     at: str | None
     asked_by: str
@@ -75,6 +81,7 @@ class SearchRecord:
     query_hmac: str
     k: int
     page_ids: list[str] = field(default_factory=list)
+    where: dict[str, str] | None = None
 
 
 class SearchLog:
@@ -105,12 +112,13 @@ class SearchLog:
         return f"SearchLog({str(self.path)!r})"
 
     def record(self, *, asked_by: str, query: str, hits: Sequence[Hit], k: int,
-               audience: str | None = None) -> SearchRecord:
+               audience: str | None = None, where: ChunkFilter | None = None) -> SearchRecord:
         """Append one search to the file and return its record."""
         pages = list(dict.fromkeys(hit.page_id for hit in hits if hit.page_id is not None))
+        conditions = {name: value for name, value in asdict(where).items() if value is not None} if where else {}
         entry = SearchRecord(at=self.clock.datetime().isoformat() if self.clock is not None else None,
                              asked_by=asked_by, audience=audience, query_hmac=query_digest(query, self._key), k=k,
-                             page_ids=pages)
+                             page_ids=pages, where=conditions or None)
         line = (json.dumps(asdict(entry), ensure_ascii=False) + "\n").encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -199,12 +207,13 @@ def _record_problem(fields: Any) -> str | None:
     if not isinstance(fields, dict):
         return "it is not a JSON object"
     expected = list(_FIELD_TYPES)
-    if sorted(fields) != sorted(expected):
-        missing, extra = sorted(set(expected) - set(fields)), sorted(set(fields) - set(expected))
+    missing = sorted(set(expected) - set(fields) - _OPTIONAL_FIELDS)
+    extra = sorted(set(fields) - set(expected))
+    if missing or extra:
         return f"its keys are not {', '.join(expected)}" + (f": {', '.join(missing)} missing" if missing else "") + (
             f"; {len(extra)} unknown" if extra else "")
     for name, types in _FIELD_TYPES.items():
-        if not isinstance(fields[name], types) or isinstance(fields[name], bool):
+        if name in fields and (not isinstance(fields[name], types) or isinstance(fields[name], bool)):
             return f"its {name!r} is a {type(fields[name]).__name__}"
     if not _DIGEST.fullmatch(fields["query_hmac"]):
         return "its 'query_hmac' is not 16 hex digits"
@@ -212,14 +221,18 @@ def _record_problem(fields: Any) -> str | None:
         return "its 'k' is negative"
     if not all(isinstance(page, str) for page in fields["page_ids"]):
         return "its 'page_ids' hold something other than strings"
+    where = fields.get("where")
+    if where is not None and not (set(where) <= set(ChunkFilter.__dataclass_fields__)
+                                  and all(isinstance(value, str) for value in where.values())):
+        return "its 'where' is not a filter's conditions"
     return None
 
 
 class AuditedRetriever(Retriever):
     """Any retriever, with every search written to a :class:`SearchLog` under ``asked_by``.
 
-    The results are the wrapped retriever's, unchanged; ``audience`` is passed through (the
-    filter still happens before ranking) and recorded.
+    The results are the wrapped retriever's, unchanged; ``audience`` and ``where`` are passed through
+    (the filters still apply before ranking) and recorded.
     """
 
     def __init__(self, retriever: Retriever, log: SearchLog, asked_by: str) -> None:
@@ -236,7 +249,7 @@ class AuditedRetriever(Retriever):
                min_score: float | None = None, where: ChunkFilter | None = None) -> list[Hit]:
         """The wrapped retriever's hits, after logging who asked and which pages they were shown."""
         hits = self.retriever.search(query, k=k, audience=audience, min_score=min_score, where=where)
-        self.log.record(asked_by=self.asked_by, query=query, hits=hits, k=k, audience=audience)
+        self.log.record(asked_by=self.asked_by, query=query, hits=hits, k=k, audience=audience, where=where)
         return hits
 
     def __getattr__(self, name: str) -> Any:  # fitted attributes (corpus_, ...) are the wrapped retriever's
