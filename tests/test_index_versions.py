@@ -192,3 +192,17 @@ def test_a_sync_with_a_version_property_the_index_lacked_reads_every_page_again(
     report = incremental_sync(_client(sim, None), store, sim.clock, versioned())
     assert len(report.pages_reread) == len(store.pages())
     assert {row["version"] for row in store.chunks()} == {"faq", "politica"}
+
+
+def test_lesson_05s_question_helpers_search_only_what_the_filter_keeps(folder, embedder) -> None:
+    from lab.retrieval.offline_index import ask_index
+
+    store = IndexStore(":memory:")
+    ingest_folder(store, folder, embedder)
+    chunk_versions = {row["id"]: row["version"] for row in store.chunks()}
+    question, where = "How do I create a shift?", ChunkFilter(version="3.2")
+    every, filtered = ask_index(store, question, k=8), ask_index(store, question, k=8, where=where)
+    assert {chunk_versions[i] for i in every["id"]} != {"3.2"}  # unfiltered, other versions come up too
+    assert len(filtered) == 8 and {chunk_versions[i] for i in filtered["id"]} == {"3.2"}
+    everything = ask_index(store, question, k=len(chunk_versions))  # filtered before ranking, scores unchanged:
+    assert list(filtered["id"]) == [i for i in everything["id"] if chunk_versions[i] == "3.2"][:8]

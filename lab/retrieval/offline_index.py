@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from lab.chunking import Chunk
 from lab.index import TFIDF_MODEL, CorpusModels, IndexStore
+from lab.retrieval.filters import ChunkFilter
 from lab.retrieval.index_search import IndexSearcher
 from lab.retrieval.retrievers import StoredVectorRetriever, TfidfRetriever
 from lab.vectors import LEAD, Hit, LsaVectorizer, TfidfVectorizer, WordAnalyzer
@@ -122,10 +123,12 @@ class OfflineIndex:
                               distinct_terms=row.nnz, shared=shared)
 
     def ask(self, store: IndexStore, question: str, model: str = TFIDF_MODEL, k: int = 3,
-            min_score: float | None = None, audience: str | None = None) -> pd.DataFrame:
+            min_score: float | None = None, audience: str | None = None,
+            where: ChunkFilter | None = None) -> pd.DataFrame:
         """Top-k chunks for a question, searched among what ``store`` holds of ``model`` that ``audience``
-        may see (by the audiences the index stores; ``None``: every chunk)."""
-        hits = self.searcher(store, model).search(question, k, audience=audience, min_score=min_score)
+        may see (by the audiences the index stores; ``None``: every chunk) and ``where`` keeps (a version
+        or a window of edit dates; ``None``: every chunk)."""
+        hits = self.searcher(store, model).search(question, k, audience=audience, min_score=min_score, where=where)
         return hits_frame(question, hits, model)
 
     def searcher(self, store: IndexStore, model: str = TFIDF_MODEL) -> IndexSearcher:
@@ -140,8 +143,9 @@ class OfflineIndex:
 
 
 def ask_index(store: IndexStore, question: str, k: int = 3,
-              analyzer: Callable[[str], list[str]] = WordAnalyzer(), audience: str | None = None) -> pd.DataFrame:
+              analyzer: Callable[[str], list[str]] = WordAnalyzer(), audience: str | None = None,
+              where: ChunkFilter | None = None) -> pd.DataFrame:
     """Top-k chunks of a synced index for a question (TF-IDF fitted on the index's stored term counts), among
-    those ``audience`` may see by the audiences the index stores (``None``: every chunk)."""
-    hits = IndexSearcher(store, TfidfRetriever(analyzer)).search(question, k, audience=audience)
+    those ``audience`` may see by the audiences the index stores and ``where`` keeps (``None``: every chunk)."""
+    hits = IndexSearcher(store, TfidfRetriever(analyzer)).search(question, k, audience=audience, where=where)
     return hits_frame(question, hits, TFIDF_MODEL)
