@@ -400,7 +400,9 @@ def main(quick: bool = False) -> pd.DataFrame:
                                DenseFeedback(dense, first=base).fit(corpus))
     by_id = {question.id: question for question in q55}
     held = sum(len(set(features.of(q.question)[2]) & q.relevant) for q in q55)
-    print(f"  5: the candidates hold {held} of the 55's {sum(len(q.relevant) for q in q55)} gold sections", flush=True)
+    each = np.mean([len(features.of(q.question)[2]) for q in q55])
+    print(f"  5: the candidates ({each:.1f} a question) hold {held} of the 55's {sum(len(q.relevant) for q in q55)} "
+          "gold sections", flush=True)
     folds = [ids[i::5] for i in range(5)]
 
     def held_out(columns: Sequence[int], c: float, parts: Sequence[Sequence[str]]) -> pd.DataFrame:
