@@ -1,4 +1,5 @@
-"""The offline rungs benchmark measures its first candidate against TUNED on the 55 (quick mode)."""
+"""The offline rungs benchmark measures its first candidate against TUNED on the 55 (quick mode), and candidate
+5's features rebuild TUNED's fused list and order."""
 
 from __future__ import annotations
 
@@ -16,3 +17,36 @@ def test_quick_run_measures_dense_feedback_against_tuned_with_the_ladders_rule(c
     assert first["55 gain recall@8"].startswith(("+", "-")) and "[" in first["55 gain MRR"]
     assert first["kept by the rule"] in (True, False)
     assert "measured" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_learned_fusion_features_rebuild_tuned_and_its_candidates_keep_tuneds_order_under_tuneds_weights() -> None:
+    import numpy as np
+
+    from lab.retrieval import TUNED
+    from lab.retrieval.fields import BM25FRetriever
+    from lab.retrieval.fusion import RelativeScoreFusion
+    from lab.retrieval.retrievers import EmbeddingRetriever
+
+    dense_feedback, sentence_scored, _ = offline_rungs._classes()
+    corpus, questions, _ = offline_rungs._bakery()
+    bm25f = BM25FRetriever(weights=(2, 2, 1), analyzer=TUNED.analyzer).fit(corpus)
+    dense = EmbeddingRetriever(TUNED.dense_embedder()).fit(corpus)
+    base = RelativeScoreFusion([bm25f, dense], weights=[0.5, 0.5], unit="section", depth=100).fit(corpus)
+    chunks_as_sentences = sentence_scored(dense, np.arange(len(corpus)), dense.matrix_, mix=0.0).fit(corpus)
+    features = offline_rungs.SectionFeatures(base, dense, chunks_as_sentences,
+                                             dense_feedback(dense, first=base).fit(corpus))
+
+    class TunedWeights:  # TUNED's own sum of the two scaled scores, as a probability
+        def predict_proba(self, rows: np.ndarray) -> np.ndarray:
+            fused = 0.5 * rows[:, 0] + 0.5 * rows[:, 1]
+            return np.stack([1 - fused, fused], axis=1)
+
+    learned = offline_rungs.LearnedFusion(features, [0, 1], TunedWeights())
+    for question in questions[:10]:
+        hits, places, keys, rows = features.of(question.question)
+        assert [hit.id for hit in hits[:50]] == [hit.id for hit in base.search(question.question, 50)]
+        assert rows.shape == (len(places), len(offline_rungs.FEATURES)) and places == sorted(places)
+        assert np.allclose(0.5 * rows[:, 0] + 0.5 * rows[:, 1], [hits[place].score for place in places])
+        assert np.allclose(rows[:, 4], rows[:, 5])  # the chunks stand in for their sentences here
+        assert [hit.id for hit in learned.search(question.question, len(places))] == [hits[p].id for p in places]
