@@ -82,6 +82,15 @@ def _where(args: argparse.Namespace) -> "ChunkFilter | None":
         raise CommandFailure(ExitCode.USAGE, str(exc).replace("edited_", "--edited-")) from None
 
 
+def _filtered_searcher(store: "IndexStore", audience: str | None, where: "ChunkFilter | None") -> "IndexSearcher":
+    """The index's search, once the audience and filters asked for are known to the index; a note on stderr
+    when a search without ``--audience`` will see every audience's pages."""
+    searcher = _searcher(store)
+    _check_filters(searcher, audience, where)
+    _note_unfiltered(store, audience)
+    return searcher
+
+
 def _check_filters(searcher: "IndexSearcher", audience: str | None, where: "ChunkFilter | None") -> None:
     """Refuse an audience or version no chunk of the index has in one line (exit code 2), before the first
     question: each question on standard input would otherwise be refused and skipped in turn."""
@@ -128,9 +137,7 @@ def search_command(args: argparse.Namespace) -> int:
     where = _where(args)
     with open_existing_index(args.db) as store:
         try:
-            searcher = _searcher(store)
-            _check_filters(searcher, args.audience, where)
-            _note_unfiltered(store, args.audience)
+            searcher = _filtered_searcher(store, args.audience, where)
         except database_errors() as exc:
             raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
         for number, question in _questions(args.question):
@@ -196,9 +203,7 @@ def ask_command(args: argparse.Namespace) -> int:
     where = _where(args)
     with open_existing_index(args.db) as store:
         try:
-            searcher = _searcher(store)
-            _check_filters(searcher, args.audience, where)
-            _note_unfiltered(store, args.audience)
+            searcher = _filtered_searcher(store, args.audience, where)
             answerer = Answerer(searcher, k=args.k, threshold=args.threshold, escalate=(ALLERGY_RULE,),
                                 audience=args.audience, where=where).fit()
             answer = answerer.answer(question)
