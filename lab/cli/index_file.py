@@ -40,16 +40,11 @@ def open_index(path: str) -> "IndexStore":
                                           "command ends; give a file path such as kb.sqlite")
     where = Path(path)
     index_file_exists(path)
-    from lab.index import IndexOpenError, IndexStore, StoreError  # after the checks that need no index code
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
-        store = IndexStore(where)
-    except IndexOpenError as exc:
-        raise CommandFailure(ExitCode.DATABASE, rebuild_hint(f"--db {path} {exc.reason}", path, exc.damaged)) from None
-    except StoreError as exc:
-        raise CommandFailure(ExitCode.DATABASE, str(exc)) from None
-    except (sqlite3.Error, OSError) as exc:
+    except OSError as exc:
         raise CommandFailure(ExitCode.DATABASE, database_problem(path, exc)) from None
+    store = _sqlite_store(where, path)  # after the checks that need no index code
     try:
         _prove_writable(where)
     except (sqlite3.Error, OSError) as exc:
@@ -108,8 +103,6 @@ def rebuild_hint(problem: str, path: str, damaged: bool) -> str:
 
 def open_existing_index(path: str) -> "IndexStore":
     """The index at ``path`` for reading: it must exist (a search never creates an empty index)."""
-    from lab.index import IndexOpenError, IndexStore, StoreError
-
     if _is_url(path):
         return _open_postgres(path)
     where = Path(path)
@@ -119,6 +112,13 @@ def open_existing_index(path: str) -> "IndexStore":
     if _is_empty(where):  # SQLite would make an empty index of it, and a search never creates one
         raise CommandFailure(ExitCode.DATABASE, f"--db {path} is an empty file (0 bytes), not an index; build one "
                                                 f"there with python -m lab index --db {path}")
+    return _sqlite_store(where, path)
+
+
+def _sqlite_store(where: Path, path: str) -> "IndexStore":
+    """The SQLite index at ``where``, or the one line that says why it cannot be opened (``path`` as given)."""
+    from lab.index import IndexOpenError, IndexStore, StoreError
+
     try:
         return IndexStore(where)
     except IndexOpenError as exc:
