@@ -484,7 +484,27 @@ def main(quick: bool = False) -> pd.DataFrame:
         print(f"    fitted on all 55 with C {final}, weights of the standardised features: "
               + ", ".join(f"{name} {weight:+.2f}" for name, weight in zip(names_used, weights)), flush=True)
         row(f"5 learned fusion, {label}, C {final} (chosen and fitted on all 55)", learned)
-    return _printed(rows)
+    table = _printed(rows)
+    _write_measured(table)
+    return table
+
+
+def _write_measured(table: pd.DataFrame) -> None:
+    """Save what lesson 10 shows of the candidates (:data:`lab.course.lesson10.OFFLINE_RUNGS`): each one's
+    gains over ``TUNED`` on the 55 and the 39, the rule's verdict and whether it passes, and which engine
+    embedded the sentence vectors."""
+    import os
+
+    from lab.course.lesson10 import OFFLINE_RUNGS
+    from lab.embedders import E5_ENGINE_ENV
+
+    columns = ["55 gain recall@8", "55 gain MRR", "55 recall@8 up/down", "kept by the rule", "39 gain recall@8",
+               "39 gain MRR", "39 recall@8 up/down", "passes"]
+    measured = table[columns].copy()
+    measured["sentence vectors"] = os.environ.get(E5_ENGINE_ENV, "onnx")  # load_e5's default
+    OFFLINE_RUNGS.parent.mkdir(parents=True, exist_ok=True)
+    measured.to_csv(OFFLINE_RUNGS)
+    print(f"written {OFFLINE_RUNGS}")
 
 
 def _printed(rows: list[dict[str, Any]]) -> pd.DataFrame:
