@@ -123,6 +123,18 @@ def test_every_stored_weight_is_the_formula_to_the_last_bit(dense: list[list[int
     assert index.weights_.has_sorted_indices
 
 
+@pytest.mark.parametrize("idf", ["lucene", "robertson", "atire"])
+def test_a_column_no_document_uses_gets_a_finite_idf_and_scores_nothing(idf: str) -> None:
+    import warnings
+
+    counts = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 1]], dtype=np.int32))  # "t1" is in no document
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division by zero on the way
+        index = BM25(idf=idf).fit_counts(counts, ["t0", "t1", "t2"])
+    assert np.isfinite(index.idf_).all()
+    assert not index.score("t1").any() and index.top_k("t1") == []
+
+
 def test_a_repeated_query_term_counts_once_per_repetition() -> None:
     index = BM25().fit(DOCS)
     np.testing.assert_allclose(index.score("nuez nuez"), 2 * index.score("nuez"))

@@ -56,7 +56,10 @@ def _robertson_idf(n_docs: int, document_frequency: np.ndarray) -> np.ndarray:
 
 
 def _atire_idf(n_docs: int, document_frequency: np.ndarray) -> np.ndarray:
-    return np.log(n_docs / document_frequency)
+    # a column no document uses (counts fitted with a fixed vocabulary) weighs 0, not log(N / 0) = infinity
+    ratio = np.divide(float(n_docs), document_frequency, out=np.ones_like(document_frequency, dtype=np.float64),
+                      where=document_frequency > 0)
+    return np.log(ratio)
 
 
 #: The idf variants BM25 accepts, by name.
