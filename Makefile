@@ -45,7 +45,7 @@ run: $(VENV)/.run-installed
 ## test: unit, property and fault-injection tests, strict nbval with each cell run twice, drift, browser;
 ##       on every core and one more (pytest-xdist), file by file: a lesson's cells share one kernel on one worker
 # One worker more than the cores: many tests wait on a child process, a server or a kernel, and the extra
-# worker uses the core they leave idle (on 2 cores: 7.4 min with 3 workers; an earlier suite took 8.4 with 3, 8.9
+# worker uses the core they leave idle (on 2 cores: 7.4 to 8.5 min with 3 workers; an earlier suite took 8.4 with 3, 8.9
 # with 2 and 9.5 with 4)
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 
