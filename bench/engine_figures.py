@@ -102,7 +102,6 @@ def main(quick: bool = False) -> pd.DataFrame:
               f"{np.median(chunks):.4f}; {len(questions)} questions min {asked.min():.4f} median {np.median(asked):.4f}")
     if not quick:
         workspace_cosines()
-    if not quick:
         _write_measured(table, cosines)
     print(f"({time.perf_counter() - began:.0f} s)")
     return table

