@@ -140,3 +140,31 @@ def test_body_over_the_limit_is_refused_before_parsing_with_400(sim) -> None:
 def test_every_error_response_says_it_is_json(sim) -> None:
     response = call(sim, "GET", "/v1/nowhere")
     assert response.headers["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("method, route, query", [
+    ("GET", "/v1/pages/{page}", {"v": "0"}),  # a Notion link pasted whole: `<id>?v=<view>`
+    ("GET", "/v1/blocks/{page}", {"foo": "bar"}),
+    ("GET", "/v1/blocks/{page}/children", {"v": "0"}),
+    ("GET", "/v1/data_sources/{ds}", {"v": "0"}),
+    ("GET", "/v1/users/me", {"foo": "bar"}),
+    ("POST", "/v1/data_sources/{ds}/query", {"v": "0"}),
+    ("POST", "/v1/search", {"page_size": "5"}),  # a POST route reads its parameters from the body
+])
+def test_a_query_parameter_the_route_does_not_take_is_refused_as_notion_refuses_it(sim, method, route, query) -> None:
+    path = route.format(page=sim.workspace.page_id("ficha-rol"), ds=data_source_id(sim))
+    response = call(sim, method, path, {} if method == "POST" else None, query=query)
+    key, value = next(iter(query.items()))
+    assert_error(response, 400, "validation_error")
+    assert response.body["message"] == f'query failed validation: query.{key} should be not present, instead was `"{value}"`.'
+
+
+@pytest.mark.parametrize("method, route, query", [
+    ("GET", "/v1/pages/{page}", {"filter_properties": "title"}),
+    ("POST", "/v1/data_sources/{ds}/query", {"filter_properties": "title"}),
+    ("GET", "/v1/blocks/{page}/children", {"start_cursor": "", "page_size": "5"}),
+])
+def test_the_query_parameters_notion_documents_are_accepted(sim, method, route, query) -> None:
+    path = route.format(page=sim.workspace.page_id("ficha-rol"), ds=data_source_id(sim))
+    response = call(sim, method, path, {} if method == "POST" else None, query=query)
+    assert response.status in (200, 400) and "should be not present" not in response.body.get("message", "")

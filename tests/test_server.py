@@ -51,6 +51,7 @@ CATALOGUE = [
     ("forged cursor", "GET", "/v1/blocks/{page}/children", {}, None, {"start_cursor": "{page}"}, 400,
      "validation_error"),
     ("unshared page", "GET", "/v1/pages/{private}", {}, None, None, 404, "object_not_found"),
+    ("a link pasted whole", "GET", "/v1/pages/{page}", {}, None, {"v": "0"}, 400, "validation_error"),
 ]
 
 

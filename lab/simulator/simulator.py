@@ -118,6 +118,12 @@ _ROUTES: list[tuple[re.Pattern[str], str, dict[str, str]]] = [
     (re.compile(r"/v1/users"), "users", {"GET": None}),
     (re.compile(r"/v1/pages"), "pages.create", {"POST": None}),
 ]
+#: The query-string parameters each route takes (Notion's reference); any other is refused as Notion
+#: refuses it, "query.<name> should be not present" (a link pasted whole, ``<id>?v=<view>``, is the
+#: usual way to send one). The property list is accepted and, here, not applied: every property is sent.
+_QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "blocks.children": ("start_cursor", "page_size"), "pages": ("filter_properties",),
+    "data_sources.query": ("filter_properties",), "databases.query": ("filter_properties",)}
 _ID_NAMES = {"data_sources.query": "data_source_id", "data_sources": "data_source_id",
              "databases.query": "database_id", "databases": "database_id", "pages": "page_id",
              "blocks.children": "block_id", "blocks": "block_id"}
@@ -240,6 +246,7 @@ class NotionSimulator:
             self._check_version(request)
             self.limiter.admit(request.integration.key, arrival)
             request.params = self._parse_body(request) if request.method == "POST" else {}
+            self._check_query(request, route)
             if route != "users.me" and "read_content" not in request.integration.capabilities:
                 raise APIError(403, "restricted_resource",
                                "Insufficient permissions for this endpoint: the integration lacks the "
@@ -335,6 +342,16 @@ class NotionSimulator:
             raise validation_error(f"body failed validation: body should be an object, instead was "
                                    f"`{shown(parsed)}`.")
         return parsed
+
+    @staticmethod
+    def _check_query(request: _Request, route: str) -> None:
+        """Notion's 400 for a query-string parameter the route does not take."""
+        allowed = _QUERY_PARAMETERS.get(route, ())
+        for key, value in request.query.items():
+            if key not in allowed:
+                name = shown(key, 40).strip('"')  # escaped, cut short: a message never echoes a whole request
+                raise validation_error(f"query failed validation: query.{name} should be not present, instead was "
+                                       f"`{shown(value)}`.")
 
     # ------------------------------------------------------------------ pagination
 
@@ -532,7 +549,6 @@ class NotionSimulator:
         ws = self.workspace
         if (block_id not in ws.blocks and block_id not in ws.pages) or not self._visible(request, block_id):
             raise not_found("block", block_id, request.integration)
-        self._check_keys(request.query, ("start_cursor", "page_size"), "query")
         children = [ws.blocks[c] for c in ws.children_of(block_id) if not ws.blocks[c].in_trash]
         return self._paginate(children, lambda b: block_object(ws, b, request.version), _own_id, request.query,
                               "query", "block")
