@@ -68,9 +68,17 @@ def test_unknown_or_malformed_filter_is_a_validation_error(sim, flt, fragment) -
     assert_error(response, 400, "validation_error", fragment)
 
 
-@pytest.mark.parametrize("size", [0, 101, "x", -1, 2.5, True])
+@pytest.mark.parametrize("size", [0, 101, "x", -1, 2.5, True, "5", 100.5])
 def test_page_size_out_of_range_or_not_an_integer_in_a_body(sim, size) -> None:
     assert_error(call(sim, "POST", "/v1/search", {"page_size": size}), 400, "validation_error", "page_size")
+
+
+def test_a_page_size_in_a_body_is_a_json_number_as_notion_reads_it(sim) -> None:
+    """Only a query string carries numbers as text; in a body `"5"` is a string (400), and `5.0` is the
+    number 5, as JavaScript's JSON.parse, and so Notion, reads it."""
+    assert "should be a number" in call(sim, "POST", "/v1/search", {"page_size": "5"}).body["message"]
+    answer = call(sim, "POST", "/v1/search", raw=b'{"page_size": 2.0}')
+    assert answer.status == 200 and len(answer.body["results"]) == 2
 
 
 @pytest.mark.parametrize("size", ["0", "101", "x", ""])

@@ -357,10 +357,17 @@ class NotionSimulator:
 
     @staticmethod
     def _page_size(raw: Any, where: str) -> int:
+        """The page size asked for. A query string carries it as text; a body as a JSON number, and
+        ``5.0`` is the number 5 there (JavaScript's JSON.parse, and so Notion, cannot tell them apart)."""
         if raw is None:
             return MAX_PAGE_SIZE
-        if isinstance(raw, str) and re.fullmatch(r"-?\d{1,20}", raw.strip()):
+        if where == "query" and isinstance(raw, str) and re.fullmatch(r"-?\d{1,20}", raw.strip()):
             raw = int(raw)
+        if isinstance(raw, float) and raw.is_integer():
+            raw = int(raw)
+        if isinstance(raw, float) and math.isfinite(raw):
+            raise validation_error(f"{where} failed validation: {where}.page_size should be an integer, instead "
+                                   f"was `{shown(raw)}`.")
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise validation_error(f"{where} failed validation: {where}.page_size should be a number, instead "
                                    f"was `{shown(raw)}`.")
