@@ -71,3 +71,16 @@ def test_sorts_by_property_and_timestamp(sim) -> None:
     assert by_title == sorted(by_title, reverse=True)
     by_edit = titles(sim, {"sorts": [{"timestamp": "last_edited_time", "direction": "descending"}]})
     assert by_edit[0] == "Política de cancelaciones"
+
+
+def test_a_property_is_named_by_its_name_or_by_its_id_as_notion_allows(sim) -> None:
+    """Notion's filter and sort objects take "the name or ID of the property"; the ids are those the
+    data source's schema gives (the title's is always `title`)."""
+    schema = call(sim, "GET", f"/v1/data_sources/{data_source_id(sim)}").body["properties"]
+    kind = schema["Tipo"]["id"]
+    by_name = titles(sim, {"filter": {"property": "Tipo", "select": {"equals": "politica"}},
+                           "sorts": [{"property": "Nombre", "direction": "descending"}]})
+    by_id = titles(sim, {"filter": {"property": kind, "select": {"equals": "politica"}},
+                         "sorts": [{"property": "title", "direction": "descending"}]})
+    assert by_id == by_name == ["Política de cancelaciones", "Borrador: propinas"]
+    assert titles(sim, {"filter": {"property": "title", "title": {"contains": "ROL"}}}) == ["Ficha: Rol de canela"]

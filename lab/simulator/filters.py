@@ -1,10 +1,11 @@
 """Data-source query filters and sorts: validated like Notion validates them, then applied.
 
-Supported (the read side the lessons need): checkbox ``equals``/``does_not_equal``; select
-``equals``/``does_not_equal``; title ``contains``/``does_not_contain``/``equals``; timestamp
-filters on ``last_edited_time`` or ``created_time`` with ``equals``, ``before``, ``after``,
-``on_or_before``, ``on_or_after``; ``and``/``or`` nested at most two levels. Anything else is a
-400 ``validation_error`` that says what was wrong.
+A property is named by its name or its id, as Notion allows. Supported (the read side the
+lessons need): checkbox ``equals``/``does_not_equal``; select ``equals``/``does_not_equal``; title
+``contains``/``does_not_contain``/``equals``; timestamp filters on ``last_edited_time`` or
+``created_time`` with ``equals``, ``before``, ``after``, ``on_or_before``, ``on_or_after``;
+``and``/``or`` nested at most two levels. Anything else is a 400 ``validation_error`` that says
+what was wrong.
 """
 
 from __future__ import annotations
@@ -79,10 +80,20 @@ def _operator(condition: Any, operators: Iterable[str], where: str, kind: str) -
     return op, value
 
 
+def _property_name(ds: DataSource, name_or_id: object) -> str | None:
+    """The schema name of the property a filter or sort names: Notion takes its name or its id (a
+    name wins when one property's name is another's id); None when neither matches."""
+    if not isinstance(name_or_id, str):
+        return None
+    if name_or_id in ds.properties:
+        return name_or_id
+    return next((name for name, prop in ds.properties.items() if prop.get("id") == name_or_id), None)
+
+
 def _property_filter(spec: dict[str, Any], ds: DataSource, where: str) -> Predicate:
-    name = spec["property"]
-    if not isinstance(name, str) or name not in ds.properties:
-        raise validation_error(f"Could not find property with name or id: {shown(name)}")
+    name = _property_name(ds, spec["property"])
+    if name is None:
+        raise validation_error(f"Could not find property with name or id: {shown(spec['property'])}")
     prop_type = ds.properties[name]["type"]
     ops = _PROPERTY_OPS.get(prop_type)
     if ops is None:
@@ -184,9 +195,10 @@ def compile_sorts(spec: Any, ds: DataSource) -> list[tuple[Callable[[Page], Any]
             if not isinstance(name, str):
                 raise validation_error(f"body failed validation: {where}.property should be a string, instead was "
                                        f"`{shown(name)}`.")
-            if name not in ds.properties:
+            resolved = _property_name(ds, name)
+            if resolved is None:
                 raise validation_error(f"Could not find sort property with name or id: {shown(name)}")
-            prop_type = ds.properties[name]["type"]
+            prop_type = ds.properties[resolved]["type"]
             keys.append(((lambda p, t=prop_type: _page_value(p, t)), direction == "descending"))
         else:
             raise validation_error(f"body failed validation: {where} should have `property` or `timestamp`.")
