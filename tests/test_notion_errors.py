@@ -40,6 +40,13 @@ def test_known_path_with_unsupported_method_is_invalid_request(sim) -> None:
     assert_error(call(sim, "DELETE", f"/v1/pages/{page}"), 400, "invalid_request")
 
 
+@pytest.mark.parametrize("method, path", [("POST", "/v1/pages"), ("GET", "/v1/users"), ("GET", "/v1/pages/")])
+def test_a_route_the_simulator_serves_no_method_of_says_so_in_a_whole_sentence(sim, method, path) -> None:
+    response = call(sim, method, path, {} if method == "POST" else None)
+    assert_error(response, 400, "invalid_request", "serves no method of /v1/")
+    assert "accepts ." not in response.body["message"]
+
+
 @pytest.mark.parametrize("body, fragment", [
     ({"query": 42}, "body.query should be a string"),
     ({"filter": "pages"}, "body.filter"),

@@ -289,10 +289,11 @@ class NotionSimulator:
             handler_name = methods.get(request.method)
             if handler_name is None:
                 shown_path = path if len(path) <= 120 else path[:119] + "…"
+                served = [m for m, h in methods.items() if h]
                 raise APIError(400, "invalid_request",
                                f"Unsupported request: {request.method[:20]} {shown_path}. This simulator serves the "
-                               f"read side of the API; {shown_path} accepts "
-                               f"{', '.join(m for m, h in methods.items() if h)}.")
+                               f"read side of the API; " + (f"{shown_path} accepts {', '.join(served)}." if served
+                                                            else f"it serves no method of {shown_path}."))
             ids: tuple[str, ...] = ()
             if "id" in match.groupdict():
                 raw = match.group("id")
