@@ -286,7 +286,8 @@ class NotionSimulator:
             version = API_VERSIONS.get(request.headers.get("notion-version", ""))
             if version is not None and name not in version.routes:  # a route this version does not have
                 break
-            handler_name = methods.get(request.method)
+            # HEAD is GET without the body (RFC 9110; the server sends no body for it)
+            handler_name = methods.get("GET" if request.method == "HEAD" else request.method)
             if handler_name is None:
                 shown_path = path if len(path) <= 120 else path[:119] + "…"
                 served = [m for m, h in methods.items() if h]

@@ -42,7 +42,7 @@ class SimulatorAdapter(BaseAdapter):
         response.status_code = answer.status
         response.reason = answer.reason
         response.headers = CaseInsensitiveDict(answer.headers)
-        response._content = answer.content
+        response._content = b"" if request.method == "HEAD" else answer.content  # as the server sends it
         response.encoding = "utf-8"
         response.url = request.url or ""
         response.request = request
