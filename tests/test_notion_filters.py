@@ -84,3 +84,19 @@ def test_a_property_is_named_by_its_name_or_by_its_id_as_notion_allows(sim) -> N
                          "sorts": [{"property": "title", "direction": "descending"}]})
     assert by_id == by_name == ["Política de cancelaciones", "Borrador: propinas"]
     assert titles(sim, {"filter": {"property": "title", "title": {"contains": "ROL"}}}) == ["Ficha: Rol de canela"]
+
+
+def test_the_official_sdks_optional_query_parameters_are_accepted(sim) -> None:
+    """@notionhq/client 5.26 and notion-client 3.1 send `in_trash`, `archived` and `result_type` in a
+    data source query's body when asked: false (the default) lists what no parameter lists, true the
+    rows in the trash; `result_type` "page" keeps the rows, "data_source" keeps none (a data source here
+    holds pages only)."""
+    everything = titles(sim, {})
+    assert titles(sim, {"in_trash": False}) == titles(sim, {"archived": False}) == everything
+    assert titles(sim, {"in_trash": True}) == titles(sim, {"archived": True}) == ["Aviso: viejo"]
+    assert titles(sim, {"result_type": "page"}) == everything and titles(sim, {"result_type": "data_source"}) == []
+    path = f"/v1/data_sources/{data_source_id(sim)}/query"
+    for body, fragment in (({"in_trash": "no"}, "body.in_trash should be a boolean"),
+                           ({"result_type": "database"}, "body.result_type should be")):
+        answer = call(sim, "POST", path, body)
+        assert answer.status == 400 and fragment in answer.body["message"], answer.body

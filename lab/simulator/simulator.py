@@ -492,15 +492,22 @@ class NotionSimulator:
     def _query_rows(self, request: _Request, ds: DataSource) -> dict[str, Any]:
         ws, ds_id = self.workspace, ds.id
         params = request.params
-        self._check_keys(params, ("filter", "sorts", "start_cursor", "page_size"), "body")
+        has_sources = api_version(request.version).has_data_sources
+        self._check_keys(params, ("filter", "sorts", "start_cursor", "page_size", "in_trash", "archived")
+                         + (("result_type",) if has_sources else ()), "body")
+        trashed, kinds = _trash_wanted(params), params.get("result_type", "page")
+        if kinds not in ("page", "data_source"):
+            raise validation_error(f"body failed validation: body.result_type should be `\"page\"` or "
+                                   f"`\"data_source\"`, instead was `{shown(kinds)}`.")
         predicate = compile_filter(params["filter"], ds) if "filter" in params else (lambda page: True)
         sort_keys = compile_sorts(params["sorts"], ds) if "sorts" in params else []
-        scope = "query/" + ds_id + "/" + json.dumps([params.get("filter"), params.get("sorts")], sort_keys=True)
+        scope = "query/" + ds_id + "/" + json.dumps([params.get("filter"), params.get("sorts"), trashed, kinds],
+                                                    sort_keys=True)
         rows = self._listings.get(ws, request.integration.key, scope)
         if rows is None:
             rows = [p for p in ws.pages.values()
-                    if p.parent_type == "data_source_id" and p.parent_id == ds_id and not p.in_trash
-                    and self._visible(request, p.id) and predicate(p)]
+                    if kinds == "page" and p.parent_type == "data_source_id" and p.parent_id == ds_id
+                    and p.in_trash == trashed and self._visible(request, p.id) and predicate(p)]
             rows.sort(key=lambda p: (p.created, p.id))
             for key, descending in reversed(sort_keys):  # stable sorts, last key first
                 rows.sort(key=key, reverse=descending)
@@ -570,6 +577,18 @@ def _instant(stamp: str) -> datetime:
     """A Notion time stamp (``2026-04-08T14:05:00.000Z``) as an aware datetime."""
     instant = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     return instant if instant.tzinfo is not None else instant.replace(tzinfo=timezone.utc)
+
+
+def _trash_wanted(params: Mapping[str, Any]) -> bool:
+    """Whether a query lists the rows in the trash: ``in_trash`` (or the older name ``archived``, which
+    the official SDKs still send) true lists those, false or absent the others (ours: Notion's reference
+    names the parameters without saying more)."""
+    for name in ("in_trash", "archived"):
+        value = params.get(name)
+        if value is not None and not isinstance(value, bool):
+            raise validation_error(f"body failed validation: body.{name} should be a boolean, instead was "
+                                   f"`{shown(value)}`.")
+    return bool(params.get("in_trash", params.get("archived")) or False)
 
 
 def _own_id(item: Page | Any) -> str:
