@@ -52,6 +52,7 @@ def test_a_route_the_simulator_serves_no_method_of_says_so_in_a_whole_sentence(s
     ({"filter": "pages"}, "body.filter"),
     ({"filter": {"property": "object", "value": "database"}}, "body.filter"),
     ({"sort": {"timestamp": "created_time"}}, "body.sort"),
+    ({"sort": {"timestamp": "last_edited_time", "direction": "ascending", "property": "x"}}, "body.sort"),
     ({"unknown_parameter": 1}, "unknown parameter"),
 ])
 def test_search_with_wrong_types_is_a_validation_error(sim, body, fragment) -> None:

@@ -431,7 +431,8 @@ class NotionSimulator:
         if "sort" in params:
             sort = params["sort"]
             if (not isinstance(sort, dict) or sort.get("timestamp") != "last_edited_time"
-                    or sort.get("direction", "descending") not in ("ascending", "descending")):
+                    or sort.get("direction", "descending") not in ("ascending", "descending")
+                    or not set(sort) <= {"timestamp", "direction"}):
                 raise validation_error("body failed validation: body.sort should be {\"timestamp\": "
                                        "\"last_edited_time\", \"direction\": \"ascending\" or \"descending\"}.")
             descending = sort.get("direction", "descending") == "descending"
