@@ -7,7 +7,9 @@ from lab.notion import window_index
 
 
 def test_a_float_sum_that_lands_on_a_boundary_opens_the_next_window() -> None:
-    t = sum([0.1] * 10)  # 0.9999999999999999 in floating point
+    t = 0.0
+    for _ in range(10):  # a clock advanced ten times by 0.1 s: 0.9999999999999999 (sum() rounds it to 1.0 from 3.12)
+        t += 0.1
     assert t < 1 and window_index(t, 1.0) == 1
     assert window_index(59.9, 60.0) == 0 and window_index(120.0, 60.0) == 2
 
