@@ -17,6 +17,10 @@ from lab.errors import LabError
 from lab.index import SCHEMA_VERSION, IndexOpenError, IndexStore, SchemaVersionError
 from lab.index.database import header_problem
 from lab.index.migrations import MIGRATIONS
+from lab.index.schema import SCHEMA_STATEMENTS
+
+_TABLES = [statement.split()[2] for statement in SCHEMA_STATEMENTS
+           if statement.startswith("CREATE TABLE") and statement.split()[2] != "meta"]  # without meta: not an index
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +64,26 @@ def test_an_index_of_a_schema_too_old_to_migrate_is_refused_before_its_journal_m
     error = refused_untouched(path)
     assert isinstance(error, SchemaVersionError) and f"schema version {too_old}" in str(error)
     assert f"this lab reads version {SCHEMA_VERSION}" in str(error)
+
+
+@pytest.mark.parametrize("damage", [*(f"DROP TABLE {table}" for table in _TABLES),
+                                    "ALTER TABLE chunks DROP COLUMN text", "ALTER TABLE pages DROP COLUMN url",
+                                    "ALTER TABLE sync_state DROP COLUMN watermark"])
+def test_an_index_without_one_of_its_tables_or_columns_is_refused_as_damaged_untouched(built, tmp_path, damage) -> None:
+    # a sync over it would report success (a cached chunk count) and a search fail deep inside with
+    # "no such table"; refused when it is opened, it is one line naming what is missing
+    path = _write(tmp_path / "kb.sqlite", built)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA journal_mode = DELETE")  # so that no -wal file is left beside it by this edit
+        for (trigger,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+            db.execute(f"DROP TRIGGER {trigger}")  # they name the columns a DROP COLUMN would take away
+        db.execute("DROP INDEX IF EXISTS chunks_by_page")
+        db.execute(damage)
+    db.close()
+    error = refused_untouched(path)
+    assert isinstance(error, IndexOpenError) and error.damaged
+    missing = damage.split()[-1] if damage.startswith("DROP") else f"{damage.split()[2]}.{damage.split()[-1]}"
+    assert "is damaged" in str(error) and missing in str(error)
 
 
 @pytest.mark.parametrize("content", [b"S", b"\x00", b"SQLite format 3\x00" + bytes(40)],

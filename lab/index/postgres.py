@@ -156,6 +156,15 @@ class PostgresConnection:
         rows = self._connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", (self.target.schema,))
         return {row[0] for row in rows}
 
+    def columns(self) -> dict[str, set[str]]:
+        """The columns of each table of the workspace's schema (as :meth:`tables`, with what each holds)."""
+        rows = self._connection.execute("SELECT table_name, column_name FROM information_schema.columns "
+                                        "WHERE table_schema = %s", (self.target.schema,))
+        found: dict[str, set[str]] = {}
+        for table, column in rows:
+            found.setdefault(table, set()).add(column)
+        return found
+
     def create_schema(self) -> None:
         """Create the workspace's schema if it does not exist (inside the caller's write transaction)."""
         self._connection.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.target.schema}"')

@@ -13,13 +13,15 @@ that a row written without column names fits either.
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from functools import lru_cache
 from typing import Any
 
-from lab.index.errors import SchemaVersionError
+from lab.index.errors import IndexOpenError, SchemaVersionError
 
 __all__ = ["SCHEMA_VERSION", "CHUNK_FIELDS", "SCHEMA_STATEMENTS", "CONTENT_TABLES", "create_tables", "check_schema",
-           "schema_version", "tables"]
+           "schema_version", "tables", "columns"]
 
 SCHEMA_VERSION = 8
 CHUNK_FIELDS = ("id", "page_id", "title", "type", "section", "order", "text", "tokens", "fingerprint", "edited",
@@ -161,6 +163,46 @@ def tables(db: Any) -> set[str]:
     return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
+def columns(db: Any) -> dict[str, set[str]]:
+    """The columns of each table in the file (or the workspace's schema on PostgreSQL)."""
+    if not isinstance(db, sqlite3.Connection):
+        return db.columns()
+    return {table: {row[1] for row in db.execute(f'PRAGMA table_info("{table}")')} for table in tables(db)}
+
+
+@lru_cache(maxsize=None)
+def _expected_columns(version: int) -> dict[str, frozenset[str]]:
+    """The tables an index of schema ``version`` holds and their columns: this version's, less the columns
+    the migrations from ``version`` on add."""
+    reference = sqlite3.connect(":memory:")
+    try:
+        for statement in SCHEMA_STATEMENTS:
+            reference.execute(statement)
+        expected = {table: set(found) for table, found in columns(reference).items() if not table.startswith("sqlite_")}
+    finally:
+        reference.close()
+    from lab.index.migrations import MIGRATIONS
+
+    for step in range(version, SCHEMA_VERSION):
+        for statement in MIGRATIONS.get(step, ()):
+            added = re.match(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", statement)
+            if added:
+                expected[added[1]].discard(added[2])
+    return {table: frozenset(found) for table, found in expected.items()}
+
+
+def _missing_parts(db: Any, version: int) -> list[str]:
+    """The tables and columns an index of schema ``version`` must hold that ``db`` lacks."""
+    found = columns(db)
+    missing = []
+    for table, expected in _expected_columns(version).items():
+        if table not in found:
+            missing.append(f"table {table}")
+        else:
+            missing.extend(f"column {table}.{column}" for column in sorted(expected - found[table]))
+    return missing
+
+
 def create_tables(db: Any) -> None:
     """Create every table of a new index and record its schema version and generation 0 (inside the
     caller's write transaction, so that two processes opening one new file create it once)."""
@@ -187,9 +229,11 @@ def schema_version(db: Any, path: str) -> str:
 
 
 def check_schema(db: Any, path: str) -> None:
-    """Refuse a file that is not a lab index, or that a schema version this lab neither reads nor
+    """Refuse a file that is not a lab index, that a schema version this lab neither reads nor
     brings up to date wrote (an index of a version :data:`~lab.index.migrations.MIGRATIONS` starts
-    from passes: opening it migrates it)."""
+    from passes: opening it migrates it), or that lacks a table or a column its version holds (a hand
+    edit, another tool): such an index fails deep inside a search or a sync, or a sync would report
+    success over it, so it is refused as damaged when it is opened, before anything writes to it."""
     from lab.index.migrations import MIGRATIONS
 
     found = schema_version(db, path)
@@ -199,3 +243,8 @@ def check_schema(db: Any, path: str) -> None:
                                  f"{SCHEMA_VERSION}. Rebuild the index (python -m lab index) into a new file rather "
                                  f"than opening this one (an index of version {oldest} or later is brought up to "
                                  "date when opened).")
+    missing = _missing_parts(db, int(found))
+    if missing:
+        shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        raise IndexOpenError(path, f"is damaged (a lab index without its {shown}); move it aside or delete it, "
+                                   "then build the index again", damaged=True)
