@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 from unittest import mock
@@ -122,6 +123,26 @@ def test_ask_without_a_question_or_with_a_threshold_out_of_range_is_a_usage_erro
     with pytest.raises(SystemExit) as exit_:
         main(["ask", "--db", str(built), "--threshold", "1.5", "hola"])
     assert exit_.value.code == ExitCode.USAGE
+
+
+def test_a_blank_question_on_the_command_line_is_a_usage_error_not_a_ranking_of_nothing(built, capsys) -> None:
+    for blank in ("", "  "):
+        assert main(["search", "--db", str(built), blank]) == ExitCode.USAGE
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "search needs a question" in err
+
+
+def test_a_question_past_the_models_input_limit_is_named_as_a_question_too_long(built, capsys, monkeypatch) -> None:
+    long = "pan " * 600  # past multilingual-e5-small's 512 tokens
+    for command in ("search", "ask"):
+        assert main([command, "--db", str(built), long]) == ExitCode.USAGE
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, err
+        assert re.search(r"the question is 6\d\d tokens long, more than the 512 ", err) and "chunk" not in err
+    code, out, err = _search(["search", "--db", str(built), "--json", "-k", "1"], f"pan\n{long}\n", capsys,
+                             monkeypatch)
+    assert code == ExitCode.SKIPPED and len(out.splitlines()) == 1
+    assert re.match(r"skipped: line 2 of standard input was refused \(the question is 6\d\d tokens long", err)
 
 
 def test_ask_abstains_below_the_threshold_lesson_11_calibrates() -> None:

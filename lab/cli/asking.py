@@ -106,7 +106,12 @@ def _questions(given: Sequence[str]) -> Iterator[tuple[int, str | None]]:
     """Each question with its line number (0 on the command line): the question on the command line, or one per
     non-blank line of standard input (none, or ``-``); a line that is not UTF-8 comes as None, to be skipped."""
     if given and list(given) != ["-"]:
-        yield 0, " ".join(given)
+        question = " ".join(given).strip()
+        if not question:  # the search would rank every section for nothing, or the model refuse an empty text
+            raise CommandFailure(ExitCode.USAGE, "search needs a question, e.g. python -m lab search --db kb.sqlite "
+                                                 "'¿Abren el 1 de mayo?' (or - to read one per line from standard "
+                                                 "input)")
+        yield 0, question
         return
     text_only = getattr(sys.stdin, "buffer", None) is None  # a text stream without bytes (in a notebook, a test)
     lines = (line.encode("utf-8", "surrogatepass") for line in sys.stdin) if text_only else sys.stdin.buffer
@@ -118,6 +123,17 @@ def _questions(given: Sequence[str]) -> Iterator[tuple[int, str | None]]:
             continue
         if line.strip():
             yield number, line.strip()
+
+
+def _refusal(exc: BaseException) -> str:
+    """Why the search refused a question, in one line: a question past the model's input limit is named as
+    such (the embedder's own message speaks of chunks and texts, which the person asking never gave)."""
+    from lab.chunking import InputTooLongError
+
+    if isinstance(exc, InputTooLongError) and exc.report.over:
+        return (f"the question is {exc.report.over[0][1]:,} tokens long, more than the {exc.report.max_tokens:,} "
+                "the index's model reads: shorten it")
+    return " ".join(str(exc).split())
 
 
 def _skip(number: int, why: str) -> None:
@@ -151,9 +167,9 @@ def search_command(args: argparse.Namespace) -> int:
                 raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
             except (LabError, ValueError) as exc:
                 if not number:
-                    raise
+                    raise CommandFailure(ExitCode.USAGE, _refusal(exc)) from None
                 skipped += 1
-                _skip(number, f"was refused ({' '.join(str(exc).split())})")
+                _skip(number, f"was refused ({_refusal(exc)})")
                 continue
             if args.json:
                 print(json.dumps({"question": question, "hits": [
@@ -194,6 +210,7 @@ def _check_command(args: argparse.Namespace) -> int:
 def ask_command(args: argparse.Namespace) -> int:
     """Print the cited answer to one question and its sources, or the abstention and why."""
     from lab.answering import ALLERGY_RULE, Answerer
+    from lab.chunking import InputTooLongError
     from lab.index import database_errors
 
     question = " ".join(args.question).strip()
@@ -209,6 +226,8 @@ def ask_command(args: argparse.Namespace) -> int:
             answer = answerer.answer(question)
         except database_errors() as exc:
             raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
+        except InputTooLongError as exc:
+            raise CommandFailure(ExitCode.USAGE, _refusal(exc)) from None
     print(answer.text)
     if answer.escalated:
         print(f"\n(escalated: {answer.escalated} always go to a person; these sources go with the question)")
