@@ -214,6 +214,28 @@ def test_options_reject_inf_out_of_range_and_blank_values_in_one_line(tmp_path, 
     assert len(err.splitlines()) == 1 and option[0] in err and "--help" in err
 
 
+@pytest.mark.parametrize("url", ["not a url", "ftp://127.0.0.1:8787", "http://127.0.0.1:99999", "http://[::1",
+                                 "https://", "http://127.0.0.1:8787?x=1"])
+def test_a_base_url_that_is_not_an_http_address_is_refused_naming_the_option(tmp_path, capsys, url) -> None:
+    for command in ("index", "sync", "audit"):
+        with pytest.raises(SystemExit) as exited:
+            main([command, "--base-url", url, *(["--db", str(tmp_path / "kb.sqlite")] if command != "audit" else [])])
+        assert exited.value.code == ExitCode.USAGE
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "--base-url" in err and "http://127.0.0.1:8787" in err
+    assert not (tmp_path / "kb.sqlite").exists()
+
+
+def test_a_base_url_with_a_password_is_refused_without_printing_it(tmp_path, capsys) -> None:
+    # it would otherwise be printed in the line that starts the run and in every network error
+    for url in ("http://indexer:pw_in_the_url@127.0.0.1:1", "https://pw_in_the_url@api.notion.com"):
+        with pytest.raises(SystemExit) as exited:
+            main(["index", "--base-url", url, "--db", str(tmp_path / "kb.sqlite")])
+        assert exited.value.code == ExitCode.USAGE
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "password" in err and "pw_in_the_url" not in err
+
+
 @pytest.mark.slow
 def test_a_port_in_use_is_one_line_with_its_own_code(served) -> None:
     port = str(served.server_address[1])

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
 from lab.cli.index_file import database_problem, index_file_exists, open_index
-from lab.cli.options import RATE, SECONDS, AnnouncedRetry, in_range, interruptible, not_blank, token_from_env
+from lab.cli.options import (RATE, SECONDS, AnnouncedRetry, base_url, in_range, interruptible, not_blank,
+                             token_from_env)
 from lab.clock import WallClock, iso_minute
 from lab.errors import LabError
 from lab.notion import plain_text
@@ -327,7 +328,7 @@ def _check_sync_source(args: argparse.Namespace, store: "IndexStore", client) ->
 
 
 def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base-url", default="https://api.notion.com",
+    parser.add_argument("--base-url", type=base_url, default="https://api.notion.com",
                         help="API host without /v1 (default: the real Notion API)")
     parser.add_argument("--token-env", default="NOTION_TOKEN",
                         help="name of the environment variable holding the token (default NOTION_TOKEN)")

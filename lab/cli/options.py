@@ -17,7 +17,7 @@ from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
 from lab.redaction import check_secret
 from lab.retry import RETRY_AFTER_STATUSES, RetryPolicy
 
-__all__ = ["Parser", "in_range", "PORT", "SEED", "PROBABILITY", "SECONDS", "RATE", "not_blank", "check_token",
+__all__ = ["Parser", "in_range", "PORT", "SEED", "PROBABILITY", "SECONDS", "RATE", "not_blank", "base_url", "check_token",
            "token_from_env", "interruptible", "AnnouncedRetry"]
 
 
@@ -59,6 +59,26 @@ def not_blank(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("must not be empty; leave the option out to use the default")
     return text
+
+def base_url(text: str) -> str:
+    """An argparse type: the API's address, ``http(s)://host[:port]`` with at most a path. A password in it would
+    be printed with every progress line and error that names the address, and Notion reads its token from a
+    header anyway, so an address with credentials is refused without being echoed."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text.strip())
+        parts.port  # noqa: B018 (raises on a port that is not a number from 0 to 65535)
+    except ValueError:
+        parts = None
+    if parts is not None and (parts.username is not None or parts.password is not None):
+        raise argparse.ArgumentTypeError("must not hold a user name or password (user:secret@host); the token comes "
+                                         "from the environment (--token-env), so give http(s)://host[:port] alone")
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"expected an address such as https://api.notion.com or "
+                                         f"http://127.0.0.1:8787 (http or https, a host, an optional port), got "
+                                         f"{ascii(text)}")
+    return text.strip()
 
 def check_token(token: str, name: str) -> str:
     """The token, or a one-line refusal that does not echo it. Notion's tokens are printable
