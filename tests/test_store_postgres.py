@@ -64,6 +64,18 @@ def test_the_command_line_says_in_one_line_why_it_cannot_reach_the_server_and_ne
     assert "cannot be reached" in err and "s3cret-pw" not in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("command", [["search", "horario"], ["index"], ["ingest-folder", "."]])
+def test_a_postgresql_url_that_cannot_be_taken_apart_is_the_database_exit_code_without_the_url(command, capsys,
+                                                                                               monkeypatch) -> None:
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("NOTION_TOKEN", "ntn_postgres_cli_token")
+    url = "postgresql://lab:s3cret-pw@[::1/kb"  # a bracket left open: no form of it without the password is known
+    code = main([command[0], "--db", url, *command[1:]])
+    err = capsys.readouterr().err
+    assert code == ExitCode.DATABASE and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("error: --db is not a PostgreSQL URL") and "s3cret-pw" not in err
+
+
 def test_the_command_line_names_wrong_credentials_and_a_missing_database(postgres_url, capsys) -> None:
     assert main(["search", "--db", postgres_url.replace("lab@", "intruder@"), "horario"]) == ExitCode.DATABASE
     assert "refused the credentials" in capsys.readouterr().err

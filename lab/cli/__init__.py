@@ -63,7 +63,12 @@ def main(argv: Sequence[str] | None = None, prog: str = SCRIPT) -> int:
         args = build_parser(prog).parse_args(argv)
         if str(getattr(args, "db", "")).startswith(("postgresql://", "postgres://")):
             from lab.index.postgres import password_to_environment
-            args.db = password_to_environment(args.db)  # no message can print it
+            try:
+                args.db = password_to_environment(args.db)  # no message can print it
+            except ValueError as exc:  # the URL cannot be taken apart, so no form of it without its password is known
+                raise CommandFailure(ExitCode.DATABASE, f"--db is not a PostgreSQL URL that can be read ({exc}); write "
+                                                        "it postgresql://user@host:port/database?workspace=NAME (the "
+                                                        "URL is not shown: it may hold a password)") from None
         return int(args.func(args))
     except CommandFailure as failure:
         print(failure.line, file=sys.stderr)
