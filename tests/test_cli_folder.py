@@ -131,6 +131,20 @@ def test_refused_files_are_skipped_and_named_the_others_ingested_and_found_with_
         "Turnos de reparto", "Horno de leña"]
 
 
+def test_a_file_name_with_a_line_break_or_an_escape_sequence_is_named_on_one_line_escaped(db, folder, fast_e5,
+                                                                                         capsys) -> None:
+    (folder / "new\nline.md").write_bytes(b"\xff\xfe binary")
+    (folder / "clear\x1b[2J.pdf").write_bytes(b"%PDF-1.4 cut short")  # the converter's message names it too
+    code, _, err = run(["ingest-folder", str(folder), "--db", str(db)], capsys)
+    assert code == ExitCode.SKIPPED
+    skipped = [line for line in err.splitlines() if line.startswith("skipped: ")]
+    assert len(skipped) == 2 and "\x1b" not in err and "line.md" not in err.replace(r"new\nline.md", "")
+    assert skipped[0].startswith(r"skipped: clear\x1b[2J.pdf is not a PDF")
+    assert skipped[1].startswith(r"skipped: new\nline.md is not UTF-8 text")
+    code, _, err = run(["ingest-folder", str(folder), "--db", str(db), "--strict"], capsys)
+    assert code == ExitCode.FAILED and "\x1b" not in err and len(err.splitlines()) == 2
+
+
 def test_strict_ends_the_run_at_the_refused_file_and_leaves_the_index_byte_for_byte(db, folder, fast_e5,
                                                                                      capsys) -> None:
     add_refused_files(folder)

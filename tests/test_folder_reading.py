@@ -170,6 +170,18 @@ def test_a_name_that_is_not_utf8_is_named_with_escapes_instead_of_a_unicode_enco
     refused(store, folder, embedder, FileNameError, f"{shown} has a name that is not UTF-8.*rename it")
 
 
+@pytest.mark.parametrize("name", ["new\nline.md", "clear\x1b[2J.md", "bell\x07.md"])
+def test_a_name_with_a_line_break_or_an_escape_sequence_is_shown_escaped_in_the_refusal(store, folder, embedder,
+                                                                                        name) -> None:
+    # printed raw, the name would cut the message's line, or clear the terminal it is printed on
+    (folder / name).write_bytes(b"\xff\xfe binary")
+    report = ingest_folder(store, folder, embedder)
+    (path, why), = report.files_skipped
+    assert path == name and why.startswith(ascii(name)[1:-1] + " is not UTF-8 text")
+    assert not any(ch < " " for ch in why)
+    refused(store, folder, embedder, FileNotTextError, "is not UTF-8 text")
+
+
 def test_a_folder_that_cannot_be_listed_stops_the_run_instead_of_reading_as_deleted(store, folder, embedder,
                                                                                   monkeypatch) -> None:
     ingest_folder(store, folder, embedder)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 
 from lab.errors import LabError
 
-__all__ = ["ExitCode", "CommandFailure", "WaitTooLong"]
+__all__ = ["ExitCode", "CommandFailure", "WaitTooLong", "one_line"]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class ExitCode(IntEnum):
@@ -34,7 +37,14 @@ class CommandFailure(LabError):
     def __init__(self, code: ExitCode, message: str, prefix: str = "error") -> None:
         super().__init__(message)
         self.code = code
-        self.line = f"{prefix}: {' '.join(message.split())}"  # one line, whatever the message held
+        self.line = f"{prefix}: {one_line(message)}"  # one line, whatever the message held
+
+
+def one_line(text: str) -> str:
+    """``text`` as one printable line: each run of whitespace (line breaks included) one space, and any other
+    control character written as an escape (``\\x1b``), so that a file name or a title in a message can neither
+    break the line a script reads nor send the terminal an escape sequence."""
+    return _CONTROL.sub(lambda found: ascii(found.group())[1:-1], " ".join(text.split()))
 
 class WaitTooLong(LabError):
     """The server asked for a longer wait than ``--max-wait`` allows."""

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lab.cli.exits import CommandFailure, ExitCode
+from lab.cli.exits import CommandFailure, ExitCode, one_line
 from lab.cli.index_file import database_problem, index_file_exists, open_index
 from lab.cli.indexer import one_run_at_a_time
 from lab.cli.options import SECONDS, interruptible, not_blank
@@ -56,8 +56,11 @@ def folder_command(args: argparse.Namespace) -> int:
     with one_run_at_a_time(args.db, args.lock_wait, _RUNS, on_stderr=True):
         report = _locked_run(args, folder)
     code = ExitCode.SKIPPED if report.files_skipped else ExitCode.OK
+    from lab.ingest.folder_reading import shown_path
+
     for path, why in report.files_skipped:
-        print(f"skipped: {why if why.startswith(path) else f'{path}: {why}'}", file=sys.stderr, flush=True)
+        named = why.startswith((path, shown_path(path)))  # most reasons start with the file's name
+        print(one_line(f"skipped: {why if named else f'{shown_path(path)}: {why}'}"), file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps(report_json(report, args, code), ensure_ascii=False), flush=True)
     else:
@@ -80,7 +83,7 @@ def _print_summary(report: "IngestReport", args: argparse.Namespace) -> None:
           f"{args.source!r} in {args.db}")
     print(f"  {report.texts_embedded} texts embedded with {report.model} in {report.batches} calls")
     if report.links_skipped:
-        print(f"  not followed: {len(report.links_skipped)} symbolic links (first: {report.links_skipped[0]})")
+        print(f"  not followed: {len(report.links_skipped)} symbolic links (first: {one_line(report.links_skipped[0])})")
     if report.files_skipped:
         print(f"  {len(report.files_skipped)} files skipped, named on stderr; the others were ingested (exit code "
               f"{int(ExitCode.SKIPPED)}); --strict refuses the whole run instead")

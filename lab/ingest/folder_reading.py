@@ -28,13 +28,14 @@ from typing import Protocol
 from lab.errors import LabError
 
 __all__ = ["MAX_FILE_BYTES", "FolderNotFoundError", "FileNotReadableError", "FileNotTextError", "FileNameError",
-           "FileTooLargeError", "FolderFiles", "read_folder", "file_text", "refusal_reason"]
+           "FileTooLargeError", "FolderFiles", "read_folder", "file_text", "refusal_reason", "shown_path"]
 
 #: Larger than any page of documentation; a larger file is a dump or a build output, not a page to cut.
 MAX_FILE_BYTES = 16 * 2**20
 #: Control characters (other than tab, line and page breaks) that plain text holds at most one of per hundred.
 _CONTROL_SHARE = 0.01
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_CONTROL_OR_BREAK = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # what a path shown in a message has escaped
 _NOTHING_WRITTEN = "Nothing was embedded or written."
 
 
@@ -105,7 +106,7 @@ def _list(root: Path, chunkers: _Suffixes, refused: dict[str, str] | None) -> tu
             with os.scandir(folder) as listing:
                 entries = list(listing)
         except OSError as error:
-            where = _shown(folder.relative_to(root).as_posix() if folder != root else str(root))
+            where = shown_path(folder.relative_to(root).as_posix() if folder != root else str(root))
             raise FileNotReadableError(
                 f"the folder {where} cannot be listed ({error.strerror or error}): "
                 f"give the run read access to it or move it out of the folder (its files would read as deleted). "
@@ -124,14 +125,14 @@ def _list(root: Path, chunkers: _Suffixes, refused: dict[str, str] | None) -> tu
             except FileNameError as error:
                 if refused is None:
                     raise
-                refused[_shown(relative)] = refusal_reason(error)
+                refused[shown_path(relative)] = refusal_reason(error)
             except OSError as error:  # it vanished, or cannot be looked at, since the folder was listed
-                problem = FileNotReadableError(f"{_shown(relative)} cannot be read ({error.strerror or error}): give "
+                problem = FileNotReadableError(f"{shown_path(relative)} cannot be read ({error.strerror or error}): give "
                                                f"the run read access to it or move it out of the folder. "
                                                f"{_NOTHING_WRITTEN}")
                 if refused is None:
                     raise problem from None
-                refused[_shown(relative)] = refusal_reason(problem)
+                refused[shown_path(relative)] = refusal_reason(problem)
     return sorted(files), sorted(links)
 
 
@@ -140,14 +141,17 @@ def _check_name(relative: str) -> None:
         relative.encode("utf-8")
     except UnicodeEncodeError:  # os.scandir keeps undecodable bytes as lone surrogates
         raise FileNameError(
-            f"{_shown(relative)} has a name that is not UTF-8 (shown with \\x escapes): rename it (or the folder "
+            f"{shown_path(relative)} has a name that is not UTF-8 (shown with \\x escapes): rename it (or the folder "
             f"holding it) in UTF-8, as its path becomes text in the index, in chunk ids and in citations. "
             f"{_NOTHING_WRITTEN}") from None
 
 
-def _shown(path: str) -> str:
-    """A path fit for a message: bytes that are not UTF-8 shown as ``\\xe9`` escapes."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
+def shown_path(path: str) -> str:
+    """A path fit for a message: bytes that are not UTF-8 shown as ``\\xe9`` escapes, and control characters
+    (a line break, an escape sequence in a file name) as ``\\n`` or ``\\x1b``, so that the name can neither cut
+    the message's line nor drive the terminal it is printed on."""
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return _CONTROL_OR_BREAK.sub(lambda found: ascii(found.group())[1:-1], text)
 
 
 def _read_bytes(root: Path, relative: str) -> bytes:
@@ -158,11 +162,11 @@ def _read_bytes(root: Path, relative: str) -> bytes:
             data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise FileNotReadableError(
-            f"{relative} cannot be read ({error.strerror or type(error).__name__}): give the run read access to it or "
+            f"{shown_path(relative)} cannot be read ({error.strerror or type(error).__name__}): give the run read access to it or "
             f"move it out of the folder. {_NOTHING_WRITTEN}") from None
     if len(data) > MAX_FILE_BYTES:
         raise FileTooLargeError(
-            f"{relative} is larger than {MAX_FILE_BYTES:,} bytes, more than any page to cut: split it, or move it out "
+            f"{shown_path(relative)} is larger than {MAX_FILE_BYTES:,} bytes, more than any page to cut: split it, or move it out "
             f"of the folder. {_NOTHING_WRITTEN}")
     return data
 
@@ -174,15 +178,15 @@ def file_text(path: str, data: bytes) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise FileNotTextError(
-            f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}): save it as "
+            f"{shown_path(path)} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}): save it as "
             f"UTF-8 or move it out of the folder. {_NOTHING_WRITTEN}") from None
     if "\x00" in text:
         raise FileNotTextError(
-            f"{path} is not text: it holds a NUL byte (offset {data.index(0)}), as binary files and UTF-16 text do: "
+            f"{shown_path(path)} is not text: it holds a NUL byte (offset {data.index(0)}), as binary files and UTF-16 text do: "
             f"save it as UTF-8 text or move it out of the folder. {_NOTHING_WRITTEN}")
     controls = len(_CONTROL.findall(text))
     if controls > max(1.0, _CONTROL_SHARE * len(text)):  # one stray escape code does not make a file binary
         raise FileNotTextError(
-            f"{path} is not text: {controls} of its {len(text)} characters are control characters, as in a binary "
+            f"{shown_path(path)} is not text: {controls} of its {len(text)} characters are control characters, as in a binary "
             f"file: move it out of the folder. {_NOTHING_WRITTEN}")
     return text
