@@ -145,6 +145,24 @@ def test_a_file_name_with_a_line_break_or_an_escape_sequence_is_named_on_one_lin
     assert code == ExitCode.FAILED and "\x1b" not in err and len(err.splitlines()) == 2
 
 
+def test_a_file_whose_chunks_e5_cannot_read_whole_is_skipped_and_named_not_the_whole_run_refused(db, folder,
+                                                                                                 fast_e5,
+                                                                                                 capsys,
+                                                                                                 monkeypatch) -> None:
+    monkeypatch.setattr(FastE5, "max_input_tokens", 512, raising=False)  # e5's own limit
+    (folder / "rules.md").write_text("# Tabla\n\n" + "|---" * 400 + "|\n", encoding="utf-8")  # each sign a token
+    code, out, err = run(["ingest-folder", str(folder), "--db", str(db)], capsys)
+    assert code == ExitCode.SKIPPED and "Traceback" not in err
+    skipped = [line for line in err.splitlines() if line.startswith("skipped: ")]
+    assert skipped == [line for line in skipped if line.startswith("skipped: rules.md gives 1 chunk(s) longer than "
+                                                                   "the 512 tokens")] and len(skipped) == 1
+    assert out.startswith("done: 3 files read, 2 cut, 1 skipped")
+    before = digest(db)
+    code, out, err = run(["ingest-folder", str(folder), "--db", str(db), "--strict", "--force"], capsys)
+    assert code == ExitCode.FAILED and out == "" and digest(db) == before
+    assert "refused: rules.md gives 1 chunk(s)" in err
+
+
 def test_strict_ends_the_run_at_the_refused_file_and_leaves_the_index_byte_for_byte(db, folder, fast_e5,
                                                                                      capsys) -> None:
     add_refused_files(folder)

@@ -19,7 +19,8 @@ from lab.index import IndexStore, ModelNotServingError
 from lab.embedders import EmbeddingError, LsaEmbedder
 from lab.ingest import (ConcurrentSyncError, FileChunkers, GuardrailError, folder_reading, ingest_folder,
                         stale_chunks)
-from lab.ingest.files import ChunkIdCollisionError, FileNotReadableError, FileNotTextError, FolderNotFoundError
+from lab.ingest.files import (ChunkIdCollisionError, FileChunksTooLongError, FileNotReadableError, FileNotTextError,
+                              FolderNotFoundError)
 from lab.chunking.conversion import DocumentConversionError
 from lab.ingest.replanning import MAX_ATTEMPTS
 from lab.ingest.sync import SyncConfig
@@ -261,6 +262,28 @@ def test_a_chunk_longer_than_the_models_input_limit_stops_the_run_before_any_cal
     with pytest.raises(InputTooLongError, match="permission-matrix"):
         ingest_folder(store, folder, short)
     assert calls == [] and store.count_chunks() == 0 and store.generation() == 0
+
+
+RULES = "# Tabla\n\n" + "|---" * 400 + "|\n"  # a separator row of 1,601 signs, each a token: a chunk past 512
+
+
+def test_with_skip_oversized_a_file_past_the_input_limit_is_skipped_and_named_the_others_ingested(store, folder,
+                                                                                                 embedder) -> None:
+    ingest_folder(store, folder, embedder)
+    short = ShortInputEmbedder(embedder, max_input_tokens=512)
+    (folder / "guides" / "rules.md").write_text(RULES, encoding="utf-8")
+    (folder / "guides" / "new.md").write_text("# New\n\nA new page.\n", encoding="utf-8")
+    with pytest.raises(InputTooLongError):  # without it, the run is refused: the model and chunker do not fit
+        ingest_folder(store, folder, short)
+    report = ingest_folder(store, folder, short, skip_oversized=True)
+    (path, why), = report.files_skipped
+    assert path == "guides/rules.md" and report.chunks_new == 1
+    assert why.startswith("guides/rules.md gives 1 chunk(s) longer than the 512 tokens the model reads")
+    before = store.dump()
+    (folder / "guides" / "new.md").write_text("# New\n\nEdited.\n", encoding="utf-8")
+    with pytest.raises(FileChunksTooLongError, match="guides/rules.md gives 1 chunk"):
+        ingest_folder(store, folder, short, skip_oversized=True, strict=True)
+    assert store.dump() == before
 
 
 @pytest.mark.parametrize("share", [-0.1, 1.5, "half", None, True])

@@ -11,7 +11,7 @@ vectors are kept, unused by that recipe.
 
 A file the run refuses (not text, too large, a document past a converter's limit: a Word file unpacking
 to more than 64 MiB, HTML nested more than 100 elements deep, a PDF converting for more than 60 s, a
-cut or encrypted PDF) is skipped and named on stderr, the others are ingested, and the command ends
+cut or encrypted PDF, a file giving a chunk longer than the 512 tokens e5 reads) is skipped and named on stderr, the others are ingested, and the command ends
 with exit code 8; a skipped file's chunks from an earlier run stay as they were. ``--strict`` keeps
 the run all or nothing: the first refused file ends it (exit code 1) and nothing is written. A run
 that would delete more than half of the source's chunks (a wrong path, a partial checkout) is refused
@@ -111,6 +111,7 @@ def _ingest(args: argparse.Namespace, folder: Path, store: "IndexStore") -> "Ing
     from lab.errors import LabError
     from lab.index import ModelMismatchError, StoreError, database_errors, require_dense_model
     from lab.ingest import FileChunkers, GuardrailError, ingest_folder
+    from lab.ingest.files import FileChunksTooLongError
     from lab.ingest.folder_reading import (FileNameError, FileNotReadableError, FileNotTextError,
                                            FileTooLargeError, FolderNotFoundError, refusal_reason)
 
@@ -123,7 +124,7 @@ def _ingest(args: argparse.Namespace, folder: Path, store: "IndexStore") -> "Ing
         print(f"ingest-folder of {args.folder} into {args.db} as source {args.source!r}"
               f"{' (strict)' if args.strict else ''}", file=sys.stderr, flush=True)
         return ingest_folder(store, folder, embedder, source=args.source, chunkers=FileChunkers.with_documents(),
-                             force=args.force, strict=args.strict)
+                             force=args.force, strict=args.strict, skip_oversized=True)
     except KeyboardInterrupt:
         raise CommandFailure(ExitCode.INTERRUPTED, unchanged, prefix="interrupted") from None
     except database_errors() as exc:
@@ -136,10 +137,10 @@ def _ingest(args: argparse.Namespace, folder: Path, store: "IndexStore") -> "Ing
     except FolderNotFoundError as exc:  # the folder went between the check and the run
         raise CommandFailure(ExitCode.USAGE, str(exc)) from None
     except (FileNotTextError, FileTooLargeError, FileNameError, FileNotReadableError,
-            DocumentConversionError) as exc:  # with --strict, the first refused file (or a folder it cannot list)
+            DocumentConversionError, FileChunksTooLongError) as exc:  # with --strict, the first refused file (or a folder it cannot list)
         raise CommandFailure(ExitCode.FAILED, f"{refusal_reason(exc)}; nothing was written ({unchanged})",
                              prefix="refused") from None
-    except (LabError, LookupError, ValueError) as exc:  # colliding ids, a chunk over e5's input limit, ...
+    except (LabError, LookupError, ValueError) as exc:  # colliding ids, ...
         raise CommandFailure(ExitCode.FAILED, f"{exc} ({unchanged})") from None
 
 

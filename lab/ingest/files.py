@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
+from lab.chunking.input_limit import InputLimitReport, check_input_limit
 from lab.chunking.conversion import CONVERTERS, DocumentConversionError, document_markdown
 from lab.embedders import DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches
 from lab.errors import LabError
@@ -45,11 +46,11 @@ from lab.index import IndexStore, IngestedFile
 from lab.index.serving import SwitchPendingError, require_serving
 from lab.ingest.deletion_guardrail import check_deletion_share, check_max_share
 from lab.ingest.folder_reading import (FileNameError, FileNotReadableError, FileNotTextError, FileTooLargeError,
-                                       FolderNotFoundError, file_text, read_folder, refusal_reason)
+                                       FolderNotFoundError, file_text, read_folder, refusal_reason, shown_path)
 from lab.ingest.replanning import check_unmoved, publish_with_replanning
 
 __all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "FileNameError", "FileTooLargeError",
-           "ChunkIdCollisionError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
+           "ChunkIdCollisionError", "FileChunksTooLongError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
            "stale_chunks"]
 
 #: Fields of a chunk row other than its id whose change needs no new vector (the text is the same): a file
@@ -60,6 +61,20 @@ _METADATA = ("page_id", "title", "type", "section", "order", "tokens", "edited",
 class ChunkIdCollisionError(LabError, ValueError):
     """Two files would give chunks the same id: their paths, or the urls their comments declare, differ
     only in what an id drops, or are the same url."""
+
+
+class FileChunksTooLongError(LabError, ValueError):
+    """A file gives chunks longer than the model reads (``skip_oversized``): the chunker cuts by characters, and
+    in a long run of punctuation (a rule of dashes, a table's separator row, minified code) each sign is a token."""
+
+    def __init__(self, path: str, report: InputLimitReport) -> None:
+        self.path, self.report = path, report
+        longest = max(tokens for _, tokens in report.over)
+        super().__init__(
+            f"{shown_path(path)} gives {report.count} chunk(s) longer than the {report.max_tokens:,} tokens the model "
+            f"reads (the longest {longest:,}), as a long run of punctuation does (a rule of dashes, a table's "
+            "separator row, minified code: each sign is a token): shorten those lines, or move the file out of the "
+            "folder. Nothing was embedded or written.")
 
 
 def content_hash(data: bytes) -> str:
@@ -226,9 +241,10 @@ def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers
 
 
 def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
-          model: str | None, refused: dict[str, str] | None = None) -> _Plan:
-    """What the run writes; with ``refused`` (a run that is not strict) a file that cannot be converted is
-    added to it and skipped, keeping its chunks from an earlier run, instead of refusing the run."""
+          model: str | None, refused: dict[str, str] | None = None, limit: int | None = None) -> _Plan:
+    """What the run writes; with ``refused`` (a run that is not strict) a file that cannot be converted, or
+    (with ``limit``) that gives a chunk longer than ``limit`` tokens, is added to it and skipped, keeping its
+    chunks from an earlier run, instead of refusing the run."""
     known, links = store.ingested_files(source), store.file_chunk_ids(source)
     plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
     plan.refused = dict(refused or {})
@@ -245,15 +261,16 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
         if record and not recipe.made(record):
             plan.stale += len(links.get(path, ()))
         try:
-            text = chunkers.text(path, data)
-        except (FileNotTextError, DocumentConversionError) as error:
+            chunks = chunkers.split(path, chunkers.text(path, data))
+            if limit is not None and not (over := check_input_limit(chunks, limit)).ok:
+                raise FileChunksTooLongError(path, over)
+        except (FileNotTextError, DocumentConversionError, FileChunksTooLongError) as error:
             if refused is None:
                 raise
             plan.refused[path] = refusal_reason(error)
             kept.update(links.get(path, ()))  # its chunks from an earlier run stay as they were
             _claim(owners, links.get(path, ()), path, files)
             continue
-        chunks = chunkers.split(path, text)
         plan.records.append(IngestedFile(path=path, content_hash=digest, chunker=recipe.name,
                                          chunker_params=recipe.params, chunker_version=recipe.version))
         plan.ids_by_file[path] = [c.id for c in chunks]
@@ -326,11 +343,17 @@ def _compare(plan: _Plan, chunks: list[Chunk], stored: dict[str, str], rows: dic
 
 def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, *, source: str = "docs",
                   chunkers: FileChunkers | None = None, batch_size: int = DEFAULT_BATCH_SIZE,
-                  max_delete_share: float = 0.5, force: bool = False, strict: bool = False) -> IngestReport:
+                  max_delete_share: float = 0.5, force: bool = False, strict: bool = False,
+                  skip_oversized: bool = False) -> IngestReport:
     """Make ``store``'s chunks of ``source`` mirror the files under ``root``; what the run did.
 
     A file the run refuses is skipped and listed in ``files_skipped``; with ``strict`` it raises its
     error instead (:mod:`lab.ingest.folder_reading` lists them), and nothing is written.
+
+    A chunk longer than ``embedder`` reads refuses the whole run (:class:`~lab.chunking.InputTooLongError`): the
+    model and the chunker do not fit each other. With ``skip_oversized`` (the command line, whose model and
+    chunker are fixed), a file that gives such a chunk is refused as a file instead
+    (:class:`FileChunksTooLongError`): skipped and listed, or with ``strict`` raised.
 
     Raises :class:`~lab.ingest.deletion_guardrail.GuardrailError` (nothing written) when the run would delete
     more than ``max_delete_share`` of the source's chunks and ``force`` is not set;
@@ -349,7 +372,8 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
         folder = read_folder(Path(root), chunkers, strict=strict)
         files = folder.files
         with store.read_transaction():
-            plan = _plan(store, source, files, chunkers, model, None if strict else folder.refused)
+            plan = _plan(store, source, files, chunkers, model, None if strict else folder.refused,
+                         getattr(embedder, "max_input_tokens", None) if skip_oversized else None)
         check_deletion_share(
             len(plan.deleted), plan.total, max_delete_share, force=force, run="this run", scope=f"of {source!r}",
             explanation=f" and {len(plan.removed_files)} of its files are missing: nothing was written. Check the "
