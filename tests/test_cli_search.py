@@ -145,6 +145,26 @@ def test_a_question_past_the_models_input_limit_is_named_as_a_question_too_long(
     assert re.match(r"skipped: line 2 of standard input was refused \(the question is 6\d\d tokens long", err)
 
 
+def test_a_title_with_an_escape_sequence_is_printed_escaped_by_index_search_and_ask(tmp_path, capsys) -> None:
+    # anyone who may edit the workspace writes the titles the commands print on the operator's terminal
+    from lab.datasets.bakery import load_bakery_workspace
+
+    spec = load_bakery_workspace()
+    page = next(p for p in spec["pages"] if p["key"] == "ficha-rol-de-canela")
+    page["title"] = "Ficha: Rol de canela\x1b[2J\x1b]0;owned\x07"
+    db = tmp_path / "kb.sqlite"
+    sim = bakery_simulator(seed=0, clock=WallClock(), spec=spec, tokens={"indexador": DEFAULT_SERVE_TOKEN})
+    with serve_in_background(sim) as server, mock.patch.dict(os.environ, {"NOTION_TOKEN": DEFAULT_SERVE_TOKEN}):
+        assert main(["index", "--base-url", server.base_url, "--db", str(db), "--rate", "1000",
+                     "--recipe", "lexical"]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and r"Rol de canela\x1b[2J\x1b]0;owned\x07" in out
+    for argv in (["search", "--db", str(db), "rol de canela"], ["ask", "--db", str(db), "¿Qué es el rol de canela?"]):
+        assert main(argv) == ExitCode.OK
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out and r"Rol de canela\x1b[2J" in out
+
+
 def test_ask_abstains_below_the_threshold_lesson_11_calibrates() -> None:
     from lab.answering import ANSWER_THRESHOLD
 

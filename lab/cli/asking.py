@@ -26,7 +26,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from lab.cli.exits import CommandFailure, ExitCode
+from lab.cli.exits import CommandFailure, ExitCode, one_line
 from lab.cli.index_file import database_problem, open_existing_index, rebuild_hint
 from lab.cli.options import in_range, not_blank
 
@@ -178,10 +178,11 @@ def search_command(args: argparse.Namespace) -> int:
                     for h in hits]},
                     ensure_ascii=False), flush=True)
                 continue
-            print(question)
+            print(one_line(question))  # a title or a question from others cannot drive the terminal
             for rank, hit in enumerate(hits, 1):
-                version = f"  (version {hit.version})" if hit.version else ""
-                print(f"  {rank:2d}. {hit.label}  ({hit.score:.4f})\n      {hit.url or '(no url)'}{version}")
+                version = f"  (version {one_line(hit.version)})" if hit.version else ""
+                print(f"  {rank:2d}. {one_line(hit.label)}  ({hit.score:.4f})\n      {one_line(hit.url or '(no url)')}"
+                      f"{version}")
             print(flush=True)
     return ExitCode.SKIPPED if skipped else ExitCode.OK
 
@@ -236,7 +237,7 @@ def ask_command(args: argparse.Namespace) -> int:
               f"below the threshold {args.threshold:g}; these were the closest sources)")
     print("\nsources (* cited):")
     for source in answer.sources:
-        print(f" {'*' if source.number in answer.cited else ' '}{source.label()}")
+        print(f" {'*' if source.number in answer.cited else ' '}{one_line(source.label())}")
     for flag in answer.flags:
         print(f"\nleft out of the answer, source [{flag.number}] reads like an instruction: {flag.sentence!r}")
     return ExitCode.OK

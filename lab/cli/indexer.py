@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
+from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong, one_line
 from lab.cli.index_file import database_problem, index_file_exists, open_index
 from lab.cli.options import (RATE, SECONDS, AnnouncedRetry, base_url, in_range, interruptible, not_blank,
                              token_from_env)
@@ -223,7 +223,7 @@ class _Progress:
         records = self.client.log.records
         self.waited += sum(record.wait_s for record in records[self.counted:])
         self.counted = len(records)
-        _say(f"  [{self.read:3d}] {page.title}  ({len(page.blocks)} blocks; {len(records)} requests so far, "
+        _say(f"  [{self.read:3d}] {one_line(page.title)}  ({len(page.blocks)} blocks; {len(records)} requests so far, "
              f"{self.waited:.0f} s waited on the server; {self.chunks} chunks embedded{self._time_left()})")
 
     def _time_left(self) -> str:
