@@ -202,11 +202,11 @@ def test_nan_rates_and_windows_and_impossible_ports_are_one_line(tmp_path, args)
     ["sync", "--max-wait", "0"], ["serve", "--window-seconds", "inf"], ["serve", "--window-seconds", "-1"],
     ["serve", "--port", "-1"], ["serve", "--port", "http"], ["serve", "--p-overload", "2"],
     ["serve", "--p-workspace", "nan"], ["serve", "--idle-timeout", "0"], ["serve", "--seed", "1e3"],
-    ["sync", "--data-source", ""], ["index", "--title", " "],
+    ["sync", "--data-source", ""], ["index", "--title", " "], ["index", "--token-env", ""], ["audit", "--token-env", " "],
 ], ids=" ".join)
 def test_options_reject_inf_out_of_range_and_blank_values_in_one_line(tmp_path, capsys, args) -> None:
     command, *option = args
-    extra = ["--db", str(tmp_path / "kb.sqlite")] if command != "serve" else []
+    extra = ["--db", str(tmp_path / "kb.sqlite")] if command not in ("serve", "audit") else []
     with pytest.raises(SystemExit) as exited:
         main([command, *option, *extra])
     assert exited.value.code == ExitCode.USAGE

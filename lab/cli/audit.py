@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
-from lab.cli.options import RATE, SECONDS, AnnouncedRetry, base_url, token_from_env
+from lab.cli.options import RATE, SECONDS, AnnouncedRetry, base_url, not_blank, token_from_env
 from lab.clock import WallClock
 from lab.errors import LabError
 from lab.redaction import redact
@@ -59,7 +59,7 @@ def add_audit_parser(sub: argparse._SubParsersAction) -> None:
                        help="audit every integration of the simulated bakery workspace (no token needed)")
     audit.add_argument("--base-url", type=base_url, default="https://api.notion.com",
                        help="API host without /v1 (default: the real Notion API)")
-    audit.add_argument("--token-env", action="append", default=None, metavar="NAME",
+    audit.add_argument("--token-env", type=not_blank, action="append", default=None, metavar="NAME",
                        help="environment variable holding an integration's token; repeat it to audit several "
                             "(default NOTION_TOKEN)")
     audit.add_argument("--publishable-property", default="Publicable", help="checkbox that marks indexable pages")

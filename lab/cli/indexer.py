@@ -330,7 +330,7 @@ def _check_sync_source(args: argparse.Namespace, store: "IndexStore", client) ->
 def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", type=base_url, default="https://api.notion.com",
                         help="API host without /v1 (default: the real Notion API)")
-    parser.add_argument("--token-env", default="NOTION_TOKEN",
+    parser.add_argument("--token-env", type=not_blank, default="NOTION_TOKEN",
                         help="name of the environment variable holding the token (default NOTION_TOKEN)")
     parser.add_argument("--data-source", type=not_blank, default=None,
                         help="data source id (default: search by --title)")
