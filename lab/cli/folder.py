@@ -11,8 +11,9 @@ vectors are kept, unused by that recipe.
 
 A file the run refuses (not text, too large, a document past a converter's limit: a Word file unpacking
 to more than 64 MiB, HTML nested more than 100 elements deep, a PDF converting for more than 60 s, a
-cut or encrypted PDF, a file giving a chunk longer than the 512 tokens e5 reads) is skipped and named on stderr, the others are ingested, and the command ends
-with exit code 8; a skipped file's chunks from an earlier run stay as they were. ``--strict`` keeps
+cut or encrypted PDF, a file giving a chunk longer than the 512 tokens e5 reads) is skipped and named on
+stderr, the others are ingested, and the command ends with exit code 8; a skipped file's chunks from an
+earlier run stay as they were. ``--strict`` keeps
 the run all or nothing: the first refused file ends it (exit code 1) and nothing is written. A run
 that would delete more than half of the source's chunks (a wrong path, a partial checkout) is refused
 with exit code 7, unless ``--force``. ``index`` rebuilds an index from Notion alone: it deletes the
@@ -56,7 +57,7 @@ def folder_command(args: argparse.Namespace) -> int:
     with one_run_at_a_time(args.db, args.lock_wait, _RUNS, on_stderr=True):
         report = _locked_run(args, folder)
     code = ExitCode.SKIPPED if report.files_skipped else ExitCode.OK
-    from lab.ingest.folder_reading import shown_path
+    from lab.ingest.folder_reading import shown_path  # here: a run refused on its arguments imports no ingestion
 
     for path, why in report.files_skipped:
         named = why.startswith((path, shown_path(path)))  # most reasons start with the file's name
@@ -83,7 +84,8 @@ def _print_summary(report: "IngestReport", args: argparse.Namespace) -> None:
           f"{args.source!r} in {args.db}")
     print(f"  {report.texts_embedded} texts embedded with {report.model} in {report.batches} calls")
     if report.links_skipped:
-        print(f"  not followed: {len(report.links_skipped)} symbolic links (first: {one_line(report.links_skipped[0])})")
+        first = one_line(report.links_skipped[0])
+        print(f"  not followed: {len(report.links_skipped)} symbolic links (first: {first})")
     if report.files_skipped:
         print(f"  {len(report.files_skipped)} files skipped, named on stderr; the others were ingested (exit code "
               f"{int(ExitCode.SKIPPED)}); --strict refuses the whole run instead")
@@ -137,7 +139,8 @@ def _ingest(args: argparse.Namespace, folder: Path, store: "IndexStore") -> "Ing
     except FolderNotFoundError as exc:  # the folder went between the check and the run
         raise CommandFailure(ExitCode.USAGE, str(exc)) from None
     except (FileNotTextError, FileTooLargeError, FileNameError, FileNotReadableError,
-            DocumentConversionError, FileChunksTooLongError) as exc:  # with --strict, the first refused file (or a folder it cannot list)
+            DocumentConversionError, FileChunksTooLongError) as exc:
+        # with --strict, the first refused file (or a folder it cannot list)
         raise CommandFailure(ExitCode.FAILED, f"{refusal_reason(exc)}; nothing was written ({unchanged})",
                              prefix="refused") from None
     except (LabError, LookupError, ValueError) as exc:  # colliding ids, ...

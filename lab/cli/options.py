@@ -17,8 +17,8 @@ from lab.cli.exits import CommandFailure, ExitCode, WaitTooLong
 from lab.redaction import check_secret
 from lab.retry import RETRY_AFTER_STATUSES, RetryPolicy
 
-__all__ = ["Parser", "in_range", "PORT", "SEED", "PROBABILITY", "SECONDS", "RATE", "not_blank", "base_url", "check_token",
-           "token_from_env", "interruptible", "AnnouncedRetry"]
+__all__ = ["Parser", "in_range", "PORT", "SEED", "PROBABILITY", "SECONDS", "RATE", "not_blank", "base_url",
+           "check_token", "token_from_env", "interruptible", "AnnouncedRetry"]
 
 
 class Parser(argparse.ArgumentParser):

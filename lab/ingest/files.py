@@ -50,8 +50,8 @@ from lab.ingest.folder_reading import (FileNameError, FileNotReadableError, File
 from lab.ingest.replanning import check_unmoved, publish_with_replanning
 
 __all__ = ["FolderNotFoundError", "FileNotTextError", "FileNotReadableError", "FileNameError", "FileTooLargeError",
-           "ChunkIdCollisionError", "FileChunksTooLongError", "ChunkerRecipe", "FileChunkers", "IngestReport", "ingest_folder", "content_hash",
-           "stale_chunks"]
+           "ChunkIdCollisionError", "FileChunksTooLongError", "ChunkerRecipe", "FileChunkers", "IngestReport",
+           "ingest_folder", "content_hash", "stale_chunks"]
 
 #: Fields of a chunk row other than its id whose change needs no new vector (the text is the same): a file
 #: whose publication comment moves to a new version or date rewrites its rows without embedding anything.

@@ -127,8 +127,8 @@ def _list(root: Path, chunkers: _Suffixes, refused: dict[str, str] | None) -> tu
                     raise
                 refused[shown_path(relative)] = refusal_reason(error)
             except OSError as error:  # it vanished, or cannot be looked at, since the folder was listed
-                problem = FileNotReadableError(f"{shown_path(relative)} cannot be read ({error.strerror or error}): give "
-                                               f"the run read access to it or move it out of the folder. "
+                problem = FileNotReadableError(f"{shown_path(relative)} cannot be read ({error.strerror or error}): "
+                                               f"give the run read access to it or move it out of the folder. "
                                                f"{_NOTHING_WRITTEN}")
                 if refused is None:
                     raise problem from None
@@ -162,12 +162,12 @@ def _read_bytes(root: Path, relative: str) -> bytes:
             data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise FileNotReadableError(
-            f"{shown_path(relative)} cannot be read ({error.strerror or type(error).__name__}): give the run read access to it or "
-            f"move it out of the folder. {_NOTHING_WRITTEN}") from None
+            f"{shown_path(relative)} cannot be read ({error.strerror or type(error).__name__}): give the run read "
+            f"access to it or move it out of the folder. {_NOTHING_WRITTEN}") from None
     if len(data) > MAX_FILE_BYTES:
         raise FileTooLargeError(
-            f"{shown_path(relative)} is larger than {MAX_FILE_BYTES:,} bytes, more than any page to cut: split it, or move it out "
-            f"of the folder. {_NOTHING_WRITTEN}")
+            f"{shown_path(relative)} is larger than {MAX_FILE_BYTES:,} bytes, more than any page to cut: split it, or "
+            f"move it out of the folder. {_NOTHING_WRITTEN}")
     return data
 
 
@@ -178,15 +178,15 @@ def file_text(path: str, data: bytes) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise FileNotTextError(
-            f"{shown_path(path)} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}): save it as "
-            f"UTF-8 or move it out of the folder. {_NOTHING_WRITTEN}") from None
+            f"{shown_path(path)} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}): save it "
+            f"as UTF-8 or move it out of the folder. {_NOTHING_WRITTEN}") from None
     if "\x00" in text:
         raise FileNotTextError(
-            f"{shown_path(path)} is not text: it holds a NUL byte (offset {data.index(0)}), as binary files and UTF-16 text do: "
-            f"save it as UTF-8 text or move it out of the folder. {_NOTHING_WRITTEN}")
+            f"{shown_path(path)} is not text: it holds a NUL byte (offset {data.index(0)}), as binary files and UTF-16 "
+            f"text do: save it as UTF-8 text or move it out of the folder. {_NOTHING_WRITTEN}")
     controls = len(_CONTROL.findall(text))
     if controls > max(1.0, _CONTROL_SHARE * len(text)):  # one stray escape code does not make a file binary
         raise FileNotTextError(
-            f"{shown_path(path)} is not text: {controls} of its {len(text)} characters are control characters, as in a binary "
-            f"file: move it out of the folder. {_NOTHING_WRITTEN}")
+            f"{shown_path(path)} is not text: {controls} of its {len(text)} characters are control characters, as in a "
+            f"binary file: move it out of the folder. {_NOTHING_WRITTEN}")
     return text
