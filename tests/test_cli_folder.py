@@ -163,6 +163,21 @@ def test_a_file_whose_chunks_e5_cannot_read_whole_is_skipped_and_named_not_the_w
     assert "refused: rules.md gives 1 chunk(s)" in err
 
 
+def test_a_file_holding_one_word_of_thousands_of_model_tokens_is_skipped_and_named(db, folder, fast_e5, capsys,
+                                                                                   monkeypatch) -> None:
+    from lab.embedders import e5_token_counter
+
+    monkeypatch.setattr(FastE5, "max_input_tokens", 512, raising=False)
+    monkeypatch.setattr(FastE5, "count_tokens", lambda self, text: e5_token_counter().count_tokens(text),
+                        raising=False)  # counted as e5 counts it: the lab's count sees one word
+    (folder / "blob.md").write_text("# Datos\n\n" + "QUJD" * 5_000 + "\n", encoding="utf-8")  # a pasted blob
+    code, out, err = run(["ingest-folder", str(folder), "--db", str(db)], capsys)
+    assert code == ExitCode.SKIPPED and "Traceback" not in err
+    skipped = [line for line in err.splitlines() if line.startswith("skipped: ")]
+    assert len(skipped) == 1 and skipped[0].startswith("skipped: blob.md gives ") and "longer than the 512" in skipped[0]
+    assert out.startswith("done: 3 files read, 2 cut, 1 skipped")
+
+
 def test_strict_ends_the_run_at_the_refused_file_and_leaves_the_index_byte_for_byte(db, folder, fast_e5,
                                                                                      capsys) -> None:
     add_refused_files(folder)

@@ -156,3 +156,21 @@ def test_dense_vectors_refuse_chunks_past_the_embedders_limit_before_any_call() 
     assert small.calls == 0
     roomy = CountingEmbedder(max_input_tokens=32_000)
     assert DenseVectors.embed(roomy, chunks).vectors.shape == (len(chunks), 8) and roomy.calls == 1
+
+
+def test_e5_s_limit_is_checked_with_its_own_tokenizer_before_the_model_is_loaded() -> None:
+    """One "word" of 20,000 letters is one token to the lab's count and about 4,000 to e5's tokenizer: the
+    check before embedding counts as the model does, so the chunk is named before any call, not refused by
+    the engine as "text 6" in the middle of a run."""
+    from types import SimpleNamespace
+
+    from lab.embedders import check_embedder_limit, e5_embedder, e5_token_counter
+
+    chunk = SimpleNamespace(id="faq:pedidos:00", text="Preguntas > Pedidos\n" + "a" * 20_000)
+    assert count_tokens(chunk.text) < 10 and e5_token_counter().count_tokens(chunk.text) > 512
+    embedder = e5_embedder()
+    with pytest.raises(InputTooLongError) as raised:
+        check_embedder_limit(embedder, [SimpleNamespace(id="faq:pedidos:01", text="Preguntas > Pedidos\nSí."), chunk])
+    assert raised.value.report.over == (("faq:pedidos:00", e5_token_counter().count_tokens(chunk.text)),)
+    assert "faq:pedidos:00" in str(raised.value) and embedder._model is None  # the tokenizer alone, no model
+    assert embedder.count_tokens("Sí.") == e5_token_counter().count_tokens("Sí.")

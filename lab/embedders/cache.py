@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from lab.chunking import count_tokens as lab_count_tokens
 from lab.embedders.batches import EmbeddedTexts, EmbeddingError
 from lab.errors import LabError
 
@@ -100,6 +101,8 @@ class CachedEmbedder:
     load : makes the real embedder (``embed_documents``, ``embed_query``), called at the first miss.
     cache : where vectors are looked up, and where new ones are kept (in memory; ``cache.save`` writes them).
     max_input_tokens : the model's input limit, for the index's check before embedding.
+    count_tokens : how the model counts a passage's tokens, for that check (``None``: the lab's count), so
+        that the check needs the model's tokenizer and not the model.
 
     Attributes
     ----------
@@ -107,16 +110,21 @@ class CachedEmbedder:
     """
 
     def __init__(self, name: str, load: Callable[[], Any], cache: EmbeddingCache,
-                 max_input_tokens: int | None = None) -> None:
+                 max_input_tokens: int | None = None, count_tokens: Callable[[str], int] | None = None) -> None:
         self.name = name
         self.load = load
         self.cache = cache
         self.max_input_tokens = max_input_tokens
+        self._count_tokens = count_tokens
         self.misses_ = 0
         self._model: Any = None
 
     def __repr__(self) -> str:
         return f"CachedEmbedder({self.name!r}, {len(self.cache)} vectors kept)"
+
+    def count_tokens(self, text: str) -> int:
+        """``text``'s tokens as the model reads it as a passage (the lab's count when none was given)."""
+        return (self._count_tokens or lab_count_tokens)(text)
 
     def model(self) -> Any:
         """The real embedder, loaded once."""

@@ -17,6 +17,7 @@ from typing import Any
 from lab.embedders.cache import CachedEmbedder, EmbeddingCache
 from lab.embedders.e5 import E5_MAX_TOKENS, E5_VARIANTS, E5Embedder
 from lab.embedders.e5_onnx import OnnxE5Embedder, onnx_unavailable_reason
+from lab.embedders.e5_tokens import e5_token_counter
 
 __all__ = ["E5_MODEL", "KNOWN_DIR", "known_embeddings", "e5_embedder", "embedder_named", "OFFLINE_MODELS",
            "load_e5", "E5_ENGINE_ENV", "E5_ENGINES"]
@@ -46,7 +47,8 @@ def e5_embedder(variant: str = "original") -> CachedEmbedder:
     if variant not in E5_VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(map(repr, E5_VARIANTS))}, not {variant!r}")
     name = E5_VARIANTS[variant]
-    return CachedEmbedder(name, lambda: load_e5(variant), known_embeddings(name), E5_MAX_TOKENS)
+    return CachedEmbedder(name, lambda: load_e5(variant), known_embeddings(name), E5_MAX_TOKENS,
+                          count_tokens=lambda text: e5_token_counter(variant).count_tokens(text))
 
 
 def load_e5(variant: str = "original", engine: str | None = None, **options: Any) -> OnnxE5Embedder | E5Embedder:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any, Protocol
 
-from lab.chunking import check_input_limit
+from lab.chunking import check_input_limit, count_tokens
 
-__all__ = ["DenseEmbedder", "check_embedder_limit"]
+__all__ = ["DenseEmbedder", "check_embedder_limit", "model_token_count"]
 
 
 class DenseEmbedder(Protocol):
@@ -24,11 +24,20 @@ class DenseEmbedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> Any: ...
 
 
+def model_token_count(embedder: Any) -> Callable[[str], int]:
+    """How ``embedder`` counts a passage's tokens: its own ``count_tokens`` where it has one (e5's tokenizer),
+    else the lab's count (:func:`lab.chunking.count_tokens`). The two part on text the lab counts as one
+    word and a model's tokenizer as thousands of pieces (a run of dashes, a base64 blob)."""
+    own = getattr(embedder, "count_tokens", None)
+    return own if callable(own) else count_tokens
+
+
 def check_embedder_limit(embedder: DenseEmbedder, chunks: Iterable[Any]) -> None:
     """Raise :class:`~lab.chunking.InputTooLongError`, before any call, if a chunk (an object or a
-    stored row) is longer than ``embedder`` reads: the model would embed only its beginning. An
-    embedder that names no ``max_input_tokens`` is not checked."""
+    stored row) is longer than ``embedder`` reads, counted as :func:`model_token_count` says: the model
+    would embed only its beginning, or refuse it in the middle of a run. An embedder that names no
+    ``max_input_tokens`` is not checked."""
     limit = getattr(embedder, "max_input_tokens", None)
     if limit is not None:
         check_input_limit([SimpleNamespace(id=c["id"], text=c["text"]) if isinstance(c, Mapping) else c
-                           for c in chunks], limit).raise_if_over()
+                           for c in chunks], limit, count=model_token_count(embedder)).raise_if_over()

@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from os import PathLike
 from pathlib import Path, PurePosixPath
@@ -37,10 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
-from lab.chunking.input_limit import InputLimitReport, check_input_limit
+from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker, count_tokens
 from lab.chunking.conversion import CONVERTERS, DocumentConversionError, document_markdown
-from lab.embedders import DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches
+from lab.chunking.input_limit import InputLimitReport, check_input_limit
+from lab.embedders import (DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches,
+                           model_token_count)
 from lab.errors import LabError
 from lab.index import IndexStore, IngestedFile
 from lab.index.serving import SwitchPendingError, require_serving
@@ -64,17 +65,18 @@ class ChunkIdCollisionError(LabError, ValueError):
 
 
 class FileChunksTooLongError(LabError, ValueError):
-    """A file gives chunks longer than the model reads (``skip_oversized``): the chunker cuts by characters, and
-    in a long run of punctuation (a rule of dashes, a table's separator row, minified code) each sign is a token."""
+    """A file gives chunks longer than the model reads (``skip_oversized``): the chunker measures characters or
+    the lab's tokens, and the model splits some text into many more pieces than either suggests (each sign of a
+    rule of dashes, a blob of base64 into pieces of a few letters)."""
 
     def __init__(self, path: str, report: InputLimitReport) -> None:
         self.path, self.report = path, report
         longest = max(tokens for _, tokens in report.over)
         super().__init__(
             f"{shown_path(path)} gives {report.count} chunk(s) longer than the {report.max_tokens:,} tokens the model "
-            f"reads (the longest {longest:,}), as a long run of punctuation does (a rule of dashes, a table's "
-            "separator row, minified code: each sign is a token): shorten those lines, or move the file out of the "
-            "folder. Nothing was embedded or written.")
+            f"reads (the longest {longest:,}), as text the model splits into many small pieces does (a rule of "
+            "dashes, a table's separator row, minified code, a pasted blob): shorten those lines, or move the file "
+            "out of the folder. Nothing was embedded or written.")
 
 
 def content_hash(data: bytes) -> str:
@@ -241,10 +243,11 @@ def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers
 
 
 def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
-          model: str | None, refused: dict[str, str] | None = None, limit: int | None = None) -> _Plan:
+          model: str | None, refused: dict[str, str] | None = None, limit: int | None = None,
+          count: Callable[[str], int] = count_tokens) -> _Plan:
     """What the run writes; with ``refused`` (a run that is not strict) a file that cannot be converted, or
-    (with ``limit``) that gives a chunk longer than ``limit`` tokens, is added to it and skipped, keeping its
-    chunks from an earlier run, instead of refusing the run."""
+    (with ``limit``) that gives a chunk longer than ``limit`` tokens as ``count`` counts them, is added to it
+    and skipped, keeping its chunks from an earlier run, instead of refusing the run."""
     known, links = store.ingested_files(source), store.file_chunk_ids(source)
     plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
     plan.refused = dict(refused or {})
@@ -262,7 +265,7 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
             plan.stale += len(links.get(path, ()))
         try:
             chunks = chunkers.split(path, chunkers.text(path, data))
-            if limit is not None and not (over := check_input_limit(chunks, limit)).ok:
+            if limit is not None and not (over := check_input_limit(chunks, limit, count=count)).ok:
                 raise FileChunksTooLongError(path, over)
         except (FileNotTextError, DocumentConversionError, FileChunksTooLongError) as error:
             if refused is None:
@@ -373,7 +376,8 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
         files = folder.files
         with store.read_transaction():
             plan = _plan(store, source, files, chunkers, model, None if strict else folder.refused,
-                         getattr(embedder, "max_input_tokens", None) if skip_oversized else None)
+                         getattr(embedder, "max_input_tokens", None) if skip_oversized else None,
+                         model_token_count(embedder))
         check_deletion_share(
             len(plan.deleted), plan.total, max_delete_share, force=force, run="this run", scope=f"of {source!r}",
             explanation=f" and {len(plan.removed_files)} of its files are missing: nothing was written. Check the "
