@@ -186,7 +186,7 @@ def test_strict_ends_the_run_at_the_refused_file_and_leaves_the_index_byte_for_b
     assert code == ExitCode.FAILED and out == ""
     refusal = [line for line in err.splitlines() if not line.startswith("ingest-folder of ")]
     assert len(refusal) == 1 and refusal[0].startswith("refused: deep.html nests its elements more than 100")
-    assert f"nothing was written ({db} is unchanged)" in refusal[0]
+    assert f"folder; nothing was written ({db} is unchanged)" in refusal[0]  # one sentence, no ".;"
     assert digest(db) == before
     fresh = db.with_name("new.sqlite")  # a new index that fails leaves no file behind
     assert main(["ingest-folder", str(folder), "--db", str(fresh), "--strict"]) == ExitCode.FAILED

@@ -141,7 +141,7 @@ def _ingest(args: argparse.Namespace, folder: Path, store: "IndexStore") -> "Ing
     except (FileNotTextError, FileTooLargeError, FileNameError, FileNotReadableError,
             DocumentConversionError, FileChunksTooLongError) as exc:
         # with --strict, the first refused file (or a folder it cannot list)
-        raise CommandFailure(ExitCode.FAILED, f"{refusal_reason(exc)}; nothing was written ({unchanged})",
+        raise CommandFailure(ExitCode.FAILED, f"{refusal_reason(exc).rstrip('.')}; nothing was written ({unchanged})",
                              prefix="refused") from None
     except (LabError, LookupError, ValueError) as exc:  # colliding ids, ...
         raise CommandFailure(ExitCode.FAILED, f"{exc} ({unchanged})") from None
