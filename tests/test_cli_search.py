@@ -248,3 +248,11 @@ def test_a_reader_that_stops_early_ends_the_search_quietly_with_its_exit_code(bu
     err = search.stderr.read().decode()
     assert search.wait(timeout=60) == ExitCode.PIPE
     assert "Traceback" not in err and "Exception ignored" not in err and len(err.splitlines()) == 1, err
+
+
+def test_an_answer_keeps_its_lines_and_shows_any_other_control_character_escaped() -> None:
+    from lab.cli.exits import printable
+
+    quoted = "Abrimos a las 8.\x1b[2J\x1b]0;owned\x07\n\n[1] Horario\tde mayo\r"
+    assert printable(quoted) == "Abrimos a las 8.\\x1b[2J\\x1b]0;owned\\x07\n\n[1] Horario\tde mayo\\r"
+    assert printable("¿Qué lleva el rol de canela? Nueces.") == "¿Qué lleva el rol de canela? Nueces."

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from lab.cli.exits import CommandFailure, ExitCode, one_line
+from lab.cli.exits import CommandFailure, ExitCode, one_line, printable
 from lab.cli.index_file import database_problem, open_existing_index, rebuild_hint
 from lab.cli.options import in_range, not_blank
 
@@ -229,7 +229,7 @@ def ask_command(args: argparse.Namespace) -> int:
             raise CommandFailure(ExitCode.DATABASE, database_problem(args.db, exc)) from None
         except InputTooLongError as exc:
             raise CommandFailure(ExitCode.USAGE, _refusal(exc)) from None
-    print(answer.text)
+    print(printable(answer.text))  # sentences quoted from the pages
     if answer.escalated:
         print(f"\n(escalated: {answer.escalated} always go to a person; these sources go with the question)")
     elif answer.abstained:

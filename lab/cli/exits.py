@@ -7,9 +7,10 @@ from enum import IntEnum
 
 from lab.errors import LabError
 
-__all__ = ["ExitCode", "CommandFailure", "WaitTooLong", "one_line"]
+__all__ = ["ExitCode", "CommandFailure", "WaitTooLong", "one_line", "printable"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_BREAKS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and line feed
 
 
 class ExitCode(IntEnum):
@@ -45,6 +46,13 @@ def one_line(text: str) -> str:
     control character written as an escape (``\\x1b``), so that a file name or a title in a message can neither
     break the line a script reads nor send the terminal an escape sequence."""
     return _CONTROL.sub(lambda found: ascii(found.group())[1:-1], " ".join(text.split()))
+
+
+def printable(text: str) -> str:
+    """``text`` with its lines kept and every other control character written as an escape (``\\x1b``): an
+    answer quotes pages anyone who may edit the workspace wrote, and prints them on the operator's terminal."""
+    return _CONTROL_BUT_BREAKS.sub(lambda found: ascii(found.group())[1:-1], text)
+
 
 class WaitTooLong(LabError):
     """The server asked for a longer wait than ``--max-wait`` allows."""
