@@ -256,3 +256,23 @@ def test_an_answer_keeps_its_lines_and_shows_any_other_control_character_escaped
     quoted = "Abrimos a las 8.\x1b[2J\x1b]0;owned\x07\n\n[1] Horario\tde mayo\r"
     assert printable(quoted) == "Abrimos a las 8.\\x1b[2J\\x1b]0;owned\\x07\n\n[1] Horario\tde mayo\\r"
     assert printable("¿Qué lleva el rol de canela? Nueces.") == "¿Qué lleva el rol de canela? Nueces."
+
+
+def test_a_page_whose_text_e5_reads_as_thousands_of_tokens_is_named_by_title_and_nothing_is_written(
+        tmp_path, capsys) -> None:
+    # one "word" of 12,000 letters (a pasted blob) is one token to the lab's chunker and 6,000 to e5's tokenizer
+    from lab.datasets.bakery import load_bakery_workspace
+
+    spec = load_bakery_workspace()
+    page = next(p for p in spec["pages"] if p["key"] == "ficha-rol-de-canela")
+    page["blocks"].append({"type": "paragraph", "text": "Código de la foto: " + "QUJD" * 3_000})
+    db = tmp_path / "kb.sqlite"
+    sim = bakery_simulator(seed=0, clock=WallClock(), spec=spec, tokens={"indexador": DEFAULT_SERVE_TOKEN})
+    with serve_in_background(sim) as server, mock.patch.dict(os.environ, {"NOTION_TOKEN": DEFAULT_SERVE_TOKEN}):
+        code = main(["index", "--base-url", server.base_url, "--db", str(db), "--rate", "1000"])
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert code == ExitCode.FAILED and "Traceback" not in err
+    assert err.startswith("error: the page 'Ficha: Rol de canela', section 'Cambios en esta ficha', gives a chunk "
+                          "the model reads as 6,") and "Shorten that text in Notion" in err
+    with sqlite3.connect(db) as index:  # the pages read are kept to resume; no chunk was written
+        assert index.execute("SELECT COUNT(*) FROM chunks").fetchone() == (0,)

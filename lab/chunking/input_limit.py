@@ -76,12 +76,12 @@ class InputLimitReport:
 class InputTooLongError(ChunkingError):
     """Chunks longer than the model's input limit: embedding them would silently drop their ends."""
 
-    def __init__(self, report: InputLimitReport) -> None:
+    def __init__(self, report: InputLimitReport, message: str | None = None) -> None:
         self.report = report
-        super().__init__(
+        super().__init__(message or (
             f"{report.count} chunk(s) exceed the model's input limit of {report.max_tokens:,} tokens: "
             f"{_named(report.over)}; cut smaller chunks (leave room for the header lines) or use a "
-            "model that reads more")
+            "model that reads more"))
 
 
 def check_limit_value(max_tokens: object, name: str = "max_tokens") -> int:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lab.chunking import Chunk, Chunker
+from lab.chunking import Chunk, Chunker, InputLimitReport, InputTooLongError
 from lab.chunking.corpus import chunk_pages
 from lab.embedders import DenseEmbedder, check_embedder_limit, text_key
 from lab.index import TFIDF_MODEL, IndexStore
@@ -36,7 +36,28 @@ from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
 from lab.ingest.page_reads import PageRead
 from lab.vectors.counting import learn_counts
 
-__all__ = ["DEFAULT_BATCH_PAGES", "Tally", "BatchChanges", "compare_batch", "checked_vectors", "Publication"]
+__all__ = ["DEFAULT_BATCH_PAGES", "Tally", "BatchChanges", "compare_batch", "checked_vectors", "Publication",
+           "PageTextTooLongError"]
+
+
+class PageTextTooLongError(InputTooLongError):
+    """A page gives a chunk longer than the dense model reads, named by the page's title and section: the
+    chunker counts the lab's tokens, and the model splits some text into far more (a run without spaces,
+    a pasted code or blob, a line of signs). The run writes nothing; it fails the same way until the page
+    changes, so the message says what to change."""
+
+    def __init__(self, report: InputLimitReport, chunks: Sequence[Chunk]) -> None:
+        by_id = {chunk.id: chunk for chunk in chunks}
+        chunk_id, tokens = report.over[0]
+        first = by_id.get(chunk_id)
+        where = (f"the page {first.title!r}" + (f", section {first.section!r}," if first.section else "")
+                 if first is not None else f"the chunk {chunk_id}")
+        others = f" (and {report.count - 1} more chunk(s))" if report.count > 1 else ""
+        super().__init__(report, f"{where} gives a chunk the model reads as {tokens:,} tokens{others}, more than "
+                                 f"the {report.max_tokens:,} it reads: text it splits into many small pieces (a run "
+                                 "without spaces, a pasted code or blob, a line of signs) does this. Shorten that text "
+                                 f"in Notion, or leave the page unpublished, then run again (chunk {chunk_id})")
+
 
 #: Pages a run cuts, counts, embeds and writes at a time: a few thousand chunks, a few megabytes.
 DEFAULT_BATCH_PAGES = 100
@@ -151,7 +172,11 @@ class Publication:
         tally = Tally()
         for batch in self.batches():
             if self.dense is not None:
-                check_embedder_limit(self.dense, self.to_embed(batch))
+                chunks = self.to_embed(batch)
+                try:
+                    check_embedder_limit(self.dense, chunks)
+                except InputTooLongError as error:
+                    raise PageTextTooLongError(error.report, chunks) from None
             tally.add(batch)
             del batch
         return tally
