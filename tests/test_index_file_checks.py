@@ -140,3 +140,19 @@ def test_random_bytes_and_random_cuts_never_end_outside_the_lab_errors_and_are_l
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+def test_what_the_migrations_add_is_not_asked_of_an_index_they_have_not_run_on(monkeypatch) -> None:
+    from lab.index import migrations, schema
+
+    statement = "CREATE TABLE IF NOT EXISTS notes (id TEXT PRIMARY KEY, body TEXT)"
+    monkeypatch.setattr(schema, "SCHEMA_STATEMENTS", (*schema.SCHEMA_STATEMENTS, statement))
+    monkeypatch.setitem(migrations.MIGRATIONS, 7, (*migrations.MIGRATIONS[7], statement,
+                                                   "ALTER TABLE notes ADD COLUMN author TEXT"))
+    schema._expected_columns.cache_clear()
+    try:
+        older, current = schema._expected_columns(7), schema._expected_columns(schema.SCHEMA_VERSION)
+    finally:
+        schema._expected_columns.cache_clear()
+    assert "notes" not in older and "version" not in older["chunks"] and "version" not in older["pages"]
+    assert current["notes"] == {"id", "body"} and "version" in current["chunks"]

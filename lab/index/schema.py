@@ -172,8 +172,8 @@ def columns(db: Any) -> dict[str, set[str]]:
 
 @lru_cache(maxsize=None)
 def _expected_columns(version: int) -> dict[str, frozenset[str]]:
-    """The tables an index of schema ``version`` holds and their columns: this version's, less the columns
-    the migrations from ``version`` on add."""
+    """The tables an index of schema ``version`` holds and their columns: this version's, less the tables and
+    columns the migrations from ``version`` on create or add."""
     reference = sqlite3.connect(":memory:")
     try:
         for statement in SCHEMA_STATEMENTS:
@@ -187,7 +187,10 @@ def _expected_columns(version: int) -> dict[str, frozenset[str]]:
         for statement in MIGRATIONS.get(step, ()):
             added = re.match(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", statement)
             if added:
-                expected[added[1]].discard(added[2])
+                expected.get(added[1], set()).discard(added[2])  # a table a later step creates is gone
+            created = re.match(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", statement)
+            if created:
+                expected.pop(created[1], None)
     return {table: frozenset(found) for table, found in expected.items()}
 
 
