@@ -60,6 +60,7 @@ def not_blank(text: str) -> str:
         raise argparse.ArgumentTypeError("must not be empty; leave the option out to use the default")
     return text
 
+
 def base_url(text: str) -> str:
     """An argparse type: the API's address, ``http(s)://host[:port]`` with at most a path. A password in it would
     be printed with every progress line and error that names the address, and Notion reads its token from a
@@ -79,6 +80,7 @@ def base_url(text: str) -> str:
                                          f"http://127.0.0.1:8787 (http or https, a host, an optional port), got "
                                          f"{ascii(text)}")
     return text.strip()
+
 
 def check_token(token: str, name: str) -> str:
     """The token, or a one-line refusal that does not echo it. Notion's tokens are printable
