@@ -59,7 +59,7 @@ import contextlib
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lab.chunking import SectionTokenChunker
 from lab.client import NotionClient, WalkReport, query_every_row
@@ -80,6 +80,9 @@ from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
 from lab.notion.pages import PageMetadata, PageProperties
 from lab.vectors import WordAnalyzer
+
+if TYPE_CHECKING:
+    import pandas as pd  # cost_table's return type; pandas is imported when the table is made
 
 __all__ = ["SyncConfig", "SyncReport", "RetiredPage", "GuardrailError", "ConcurrentSyncError", "full_index", "incremental_sync",
            "cost_table", "MAX_ATTEMPTS", "reconciled_key", "reconciliation_due"]
