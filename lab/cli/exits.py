@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from enum import IntEnum
 
-from lab.errors import LabError
+from lab.errors import LabError, escaped_controls
 
 __all__ = ["ExitCode", "CommandFailure", "WaitTooLong", "one_line", "printable"]
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_CONTROL_BUT_BREAKS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and line feed
 
 
 class ExitCode(IntEnum):
@@ -45,13 +41,13 @@ def one_line(text: str) -> str:
     """``text`` as one printable line: each run of whitespace (line breaks included) one space, and any other
     control character written as an escape (``\\x1b``), so that a file name or a title in a message can neither
     break the line a script reads nor send the terminal an escape sequence."""
-    return _CONTROL.sub(lambda found: ascii(found.group())[1:-1], " ".join(text.split()))
+    return escaped_controls(" ".join(text.split()))
 
 
 def printable(text: str) -> str:
     """``text`` with its lines kept and every other control character written as an escape (``\\x1b``): an
     answer quotes pages anyone who may edit the workspace wrote, and prints them on the operator's terminal."""
-    return _CONTROL_BUT_BREAKS.sub(lambda found: ascii(found.group())[1:-1], text)
+    return escaped_controls(text, keep="\t\n")
 
 
 class WaitTooLong(LabError):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from lab.errors import LabError
+from lab.errors import LabError, escaped_controls
 
 __all__ = ["MAX_FILE_BYTES", "FolderNotFoundError", "FileNotReadableError", "FileNotTextError", "FileNameError",
            "FileTooLargeError", "FolderFiles", "read_folder", "file_text", "refusal_reason", "shown_path"]
@@ -35,7 +35,6 @@ MAX_FILE_BYTES = 16 * 2**20
 #: Control characters (other than tab, line and page breaks) that plain text holds at most one of per hundred.
 _CONTROL_SHARE = 0.01
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-_CONTROL_OR_BREAK = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # what a path shown in a message has escaped
 _NOTHING_WRITTEN = "Nothing was embedded or written."
 
 
@@ -151,7 +150,7 @@ def shown_path(path: str) -> str:
     (a line break, an escape sequence in a file name) as ``\\n`` or ``\\x1b``, so that the name can neither cut
     the message's line nor drive the terminal it is printed on."""
     text = os.fsencode(path).decode("utf-8", "backslashreplace")
-    return _CONTROL_OR_BREAK.sub(lambda found: ascii(found.group())[1:-1], text)
+    return escaped_controls(text)
 
 
 def _read_bytes(root: Path, relative: str) -> bytes:
