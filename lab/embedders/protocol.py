@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any, Protocol
 
-from lab.chunking import check_input_limit, count_tokens
+from lab.chunking import InputLimitReport, check_input_limit, count_tokens
 
-__all__ = ["DenseEmbedder", "check_embedder_limit", "model_token_count"]
+__all__ = ["DenseEmbedder", "check_embedder_limit", "embedder_limit_report", "model_token_count"]
 
 
 class DenseEmbedder(Protocol):
@@ -37,7 +37,16 @@ def check_embedder_limit(embedder: DenseEmbedder, chunks: Iterable[Any]) -> None
     stored row) is longer than ``embedder`` reads, counted as :func:`model_token_count` says: the model
     would embed only its beginning, or refuse it in the middle of a run. An embedder that names no
     ``max_input_tokens`` is not checked."""
+    report = embedder_limit_report(embedder, chunks)
+    if report is not None:
+        report.raise_if_over()
+
+
+def embedder_limit_report(embedder: DenseEmbedder, chunks: Iterable[Any]) -> InputLimitReport | None:
+    """Which chunks (objects or stored rows) are longer than ``embedder`` reads, counted as
+    :func:`model_token_count` says; ``None`` for an embedder that names no ``max_input_tokens``."""
     limit = getattr(embedder, "max_input_tokens", None)
-    if limit is not None:
-        check_input_limit([SimpleNamespace(id=c["id"], text=c["text"]) if isinstance(c, Mapping) else c
-                           for c in chunks], limit, count=model_token_count(embedder)).raise_if_over()
+    if limit is None:
+        return None
+    return check_input_limit([SimpleNamespace(id=c["id"], text=c["text"]) if isinstance(c, Mapping) else c
+                              for c in chunks], limit, count=model_token_count(embedder))

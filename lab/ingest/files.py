@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from os import PathLike
 from pathlib import Path, PurePosixPath
@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker, count_tokens
+from lab.chunking import Chunk, Chunker, Document, MarkdownHeaderChunker
 from lab.chunking.conversion import CONVERTERS, DocumentConversionError, document_markdown
-from lab.chunking.input_limit import InputLimitReport, check_input_limit
+from lab.chunking.input_limit import InputLimitReport
 from lab.embedders import (DEFAULT_BATCH_SIZE, DenseEmbedder, check_embedder_limit, embed_in_batches,
-                           model_token_count)
+                           embedder_limit_report)
 from lab.errors import LabError
 from lab.index import IndexStore, IngestedFile
 from lab.index.serving import SwitchPendingError, require_serving
@@ -243,11 +243,10 @@ def _check_arguments(store: Any, root: Any, embedder: Any, source: Any, chunkers
 
 
 def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: FileChunkers,
-          model: str | None, refused: dict[str, str] | None = None, limit: int | None = None,
-          count: Callable[[str], int] = count_tokens) -> _Plan:
+          model: str | None, refused: dict[str, str] | None = None, fits: DenseEmbedder | None = None) -> _Plan:
     """What the run writes; with ``refused`` (a run that is not strict) a file that cannot be converted, or
-    (with ``limit``) that gives a chunk longer than ``limit`` tokens as ``count`` counts them, is added to it
-    and skipped, keeping its chunks from an earlier run, instead of refusing the run."""
+    (with ``fits``) that gives a chunk longer than that embedder reads, is added to it and skipped, keeping
+    its chunks from an earlier run, instead of refusing the run."""
     known, links = store.ingested_files(source), store.file_chunk_ids(source)
     plan = _Plan(generation=store.generation(), total=sum(len(ids) for ids in links.values()))
     plan.refused = dict(refused or {})
@@ -265,7 +264,8 @@ def _plan(store: IndexStore, source: str, files: dict[str, bytes], chunkers: Fil
             plan.stale += len(links.get(path, ()))
         try:
             chunks = chunkers.split(path, chunkers.text(path, data))
-            if limit is not None and not (over := check_input_limit(chunks, limit, count=count)).ok:
+            over = embedder_limit_report(fits, chunks) if fits is not None else None
+            if over is not None and not over.ok:
                 raise FileChunksTooLongError(path, over)
         except (FileNotTextError, DocumentConversionError, FileChunksTooLongError) as error:
             if refused is None:
@@ -376,8 +376,7 @@ def ingest_folder(store: IndexStore, root: str | Path, embedder: DenseEmbedder, 
         files = folder.files
         with store.read_transaction():
             plan = _plan(store, source, files, chunkers, model, None if strict else folder.refused,
-                         getattr(embedder, "max_input_tokens", None) if skip_oversized else None,
-                         model_token_count(embedder))
+                         embedder if skip_oversized else None)
         check_deletion_share(
             len(plan.deleted), plan.total, max_delete_share, force=force, run="this run", scope=f"of {source!r}",
             explanation=f" and {len(plan.removed_files)} of its files are missing: nothing was written. Check the "
