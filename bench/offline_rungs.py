@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["main", "DenseFeedback", "SentenceScored", "FusedRM3", "SectionFeatures", "LearnedFusion", "FEATURES",
+__all__ = ["main", "SectionFeatures", "LearnedFusion", "FEATURES", "chosen_c",
            "PageCap", "MaximalMarginalRelevance"]
 
 SEED = 10  # lesson 10's seed, for the bootstrap
@@ -302,6 +302,26 @@ class MaximalMarginalRelevance:
         return ([head[i] for i in chosen] + tail)[:k]
 
 
+def _scored(retriever: Any, questions: Sequence[Any]) -> pd.DataFrame:
+    """The ladder's metrics of ``retriever``'s first 50 hits, a row per question (indexed by its id)."""
+    from lab.retrieval import evaluate_search
+    from lab.retrieval.recipe import LADDER_METRICS
+
+    return evaluate_search(lambda q: retriever.search(q.question, k=50), questions, LADDER_METRICS).set_index("question")
+
+
+def chosen_c(features: SectionFeatures, by_id: dict[str, Any], columns: Sequence[int],
+             parts: Sequence[Sequence[str]]) -> float:
+    """Candidate 5's C: the one whose models, each fitted on all ``parts`` but one, score best on the part
+    left out (mean recall@8 and MRR, as the other cross-validations choose); ties go to the smaller C."""
+
+    def held_out(c: float) -> pd.DataFrame:
+        return pd.concat([_scored(_learned(features, [by_id[i] for other in parts if other is not part for i in other],
+                                           columns, c), [by_id[i] for i in part]) for part in parts])
+
+    return max(C_GRID, key=lambda c: (round(float(held_out(c)[["recall@8", "MRR"]].mean().mean()), 9), -c))
+
+
 def _gain_text(gain: Any) -> str:
     return f"{gain.mean:+.3f} [{gain.low:+.3f}, {gain.high:+.3f}]"
 
@@ -309,7 +329,7 @@ def _gain_text(gain: Any) -> str:
 def main(quick: bool = False) -> pd.DataFrame:
     """Measure every candidate (``quick``: the dense feedback on the 55 only) and print the tables."""
     from lab.embedders import E5_MAX_TOKENS, E5_MODEL, CachedEmbedder, EmbeddingCache, load_e5
-    from lab.retrieval import TUNED, evaluate_search, paired_gain
+    from lab.retrieval import TUNED, paired_gain
     from lab.retrieval.fields import BM25FRetriever
     from lab.retrieval.fusion import RelativeScoreFusion
     from lab.retrieval.recipe import LADDER_METRICS, keeps
@@ -328,9 +348,7 @@ def main(quick: bool = False) -> pd.DataFrame:
         weights = [(1 - alpha) / (len(lists) - 1)] * (len(lists) - 1) + [alpha]
         return RelativeScoreFusion(lists, weights=weights, unit="section", depth=depth).fit(corpus)
 
-    def scored(retriever: Any, questions: Sequence[Any]) -> pd.DataFrame:
-        return evaluate_search(lambda q: retriever.search(q.question, k=50), questions,
-                               LADDER_METRICS).set_index("question")
+    scored = _scored
 
     def gains(before: pd.DataFrame, after: pd.DataFrame, ids: Sequence[str] | None = None) -> dict[str, Any]:
         if ids is not None:
@@ -462,16 +480,8 @@ def main(quick: bool = False) -> pd.DataFrame:
           "gold sections", flush=True)
     folds = [ids[i::5] for i in range(5)]
 
-    def held_out(columns: Sequence[int], c: float, parts: Sequence[Sequence[str]]) -> pd.DataFrame:
-        """Each part's questions scored by the model fitted, with ``c``, on the other parts' questions."""
-        return pd.concat([scored(_learned(features, [by_id[i] for other in parts if other is not part for i in other],
-                                          columns, c), [by_id[i] for i in part]) for part in parts])
-
     def choose_c(columns: Sequence[int], parts: Sequence[Sequence[str]]) -> float:
-        """The C whose models, each fitted on all parts but one, score best on the part left out (mean
-        recall@8 and MRR, as cross_validated chooses); ties go to the smaller C."""
-        return max(C_GRID, key=lambda c: (round(float(held_out(columns, c, parts)[["recall@8", "MRR"]]
-                                                      .mean().mean()), 9), -c))
+        return chosen_c(features, by_id, columns, parts)
 
     for label, names_used in (("all seven features", FEATURES), ("scaled scores and 1/ranks only", SCORES_AND_RANKS)):
         columns = [FEATURES.index(name) for name in names_used]
