@@ -7,7 +7,7 @@ import os
 
 os.environ.setdefault("DISABLE_TQDM", "1")  # bm25s draws progress bars otherwise
 
-from bench import (bm25_vs_bm25s, chunking_vs_langchain, embedding, engine_figures,  # noqa: E402
+from bench import (blind_questions, bm25_vs_bm25s, chunking_vs_langchain, embedding, engine_figures,  # noqa: E402
                    http_simulator, map_vs_sklearn, offline_rungs, overlap, postgres_vs_sqlite, scale, search_vs_sklearn, semantic_chunking,
                    served_indexer, served_search, tfidf_vs_sklearn)
 from bench.measure import format_table  # noqa: E402
@@ -17,7 +17,7 @@ BENCHMARKS = {"tfidf": tfidf_vs_sklearn, "map": map_vs_sklearn, "search": search
 OTHERS = {"bm25": bm25_vs_bm25s, "chunking": chunking_vs_langchain, "http": http_simulator, "scale": scale,
           "served": served_search, "embedding": embedding, "semantic": semantic_chunking, "postgres": postgres_vs_sqlite,
           "served-index": served_indexer, "overlap": overlap, "rungs": offline_rungs,
-          "engine-figures": engine_figures}
+          "engine-figures": engine_figures, "blind": blind_questions}
 HAS_LARGE = {"bm25"}  # benchmarks with sizes that run only with --large
 
 

@@ -19,7 +19,7 @@ from lab.datasets.bakery import (BOUNDARY_PAGE, DATA_SOURCE_KEY, DEFAULT_PATH, b
                                  iter_blocks, load_bakery_workspace, page_texts, write_bakery_workspace)
 from lab.datasets.notion_markdown import MAX_RUN_CHARS
 from lab.retrieval.labelled_sets import BAKERY_QUESTIONS_PATH as QUESTIONS_PATH
-from lab.retrieval.labelled_sets import HELDOUT_PATH
+from lab.retrieval.labelled_sets import BLIND_PATH, HELDOUT_PATH
 LAB_TOKEN = re.compile(r"\w+|[^\w\s]")
 KB_TYPES = {"ficha": 12, "politica": 8, "faq": 10, "aviso": 6, "alergenos": 4}
 QUESTION_KINDS = {"paraphrase", "synonym", "number", "date", "allergen", "hours", "price", "policy"}
@@ -465,8 +465,25 @@ def test_thirty_nine_heldout_questions_with_their_own_ids_and_wording_and_many_k
     assert not {q["question"] for q in heldout} & {q["question"] for q in questions}
 
 
-def test_every_heldout_gold_section_is_a_heading_of_a_publishable_page_or_its_lead(pages: dict[str, Any]) -> None:
-    for question in json.loads(HELDOUT_PATH.read_text(encoding="utf-8")):
+def test_sixty_blind_questions_with_their_own_ids_and_wording_written_in_two_voices(
+        questions: list[dict[str, Any]]) -> None:
+    blind = json.loads(BLIND_PATH.read_text(encoding="utf-8"))
+    ids = [question["id"] for question in blind]
+    assert len(blind) == 60 and len(set(ids)) == 60 and all(re.fullmatch(r"[ab]\d{2}", i) for i in ids)
+    assert Counter(i[0] for i in ids) == {"a": 30, "b": 30}  # each writer's thirty
+    assert all(question.keys() == {"id", "question", "gold", "kind"} for question in blind)
+    assert len({question["kind"] for question in blind}) >= 8
+    heldout = json.loads(HELDOUT_PATH.read_text(encoding="utf-8"))
+    assert not {q["question"] for q in blind} & {q["question"] for q in [*questions, *heldout]}
+    raw = BLIND_PATH.read_text(encoding="utf-8")
+    assert raw.startswith("[\n  {\n    \"id\"") and raw.endswith("]\n")
+
+
+@pytest.mark.parametrize("path", [HELDOUT_PATH, BLIND_PATH], ids=["heldout", "blind"])
+def test_every_later_gold_section_is_a_heading_of_a_publishable_page_or_its_lead(path: Path,
+                                                                                 pages: dict[str, Any]) -> None:
+    for question in json.loads(path.read_text(encoding="utf-8")):
+        assert len({(gold["page"], gold["section"]) for gold in question["gold"]}) == len(question["gold"])
         assert question["gold"], question["id"]
         for gold in question["gold"]:
             page = pages.get(gold["page"])

@@ -29,9 +29,9 @@ from lab.retrieval.filters import ChunkFilter, InvalidDateError, UnknownVersionE
 from lab.retrieval.evaluation import (IdealPrecisionAt, LabelledQuestion, NdcgAt, PrecisionAt, RecallAt,
                                       ReciprocalRank, compare_methods, evaluate_search, mean_table, miss_table,
                                       source_units)
-from lab.retrieval.labelled_sets import (bakery_paraphrases, bakery_questions, handbook_questions,
-                                         heldout_bakery_questions, study_note_corpus, study_note_questions,
-                                         unanswerable_bakery_questions)
+from lab.retrieval.labelled_sets import (bakery_paraphrases, bakery_questions, blind_bakery_questions,
+                                         handbook_questions, heldout_bakery_questions, study_note_corpus,
+                                         study_note_questions, unanswerable_bakery_questions)
 from lab.retrieval.feedback import BM25FRM3Retriever, RM3Retriever
 from lab.retrieval.fields import BM25FRetriever
 from lab.retrieval.fusion import RRF, RRF_K, RelativeScoreFusion, reciprocal_rank_fusion, relative_score_fusion
@@ -111,6 +111,7 @@ __all__ = [
     "bakery_questions",
     "bakery_paraphrases",
     "heldout_bakery_questions",
+    "blind_bakery_questions",
     "handbook_questions",
     "study_note_corpus",
     "study_note_questions",

@@ -17,13 +17,15 @@ from lab.retrieval.evaluation import LabelledQuestion, Level
 from lab.datasets.package_data import PACKAGE_DATA
 from lab.retrieval.corpus import SearchCorpus
 
-__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "HELDOUT_PATH", "PARAPHRASES_PATH", "labelled_questions",
-           "bakery_questions", "heldout_bakery_questions", "unanswerable_bakery_questions", "bakery_paraphrases",
-           "handbook_questions", "study_note_questions", "study_note_corpus"]
+__all__ = ["BAKERY_QUESTIONS_PATH", "UNANSWERABLE_PATH", "HELDOUT_PATH", "BLIND_PATH", "PARAPHRASES_PATH",
+           "labelled_questions", "bakery_questions", "heldout_bakery_questions", "blind_bakery_questions",
+           "unanswerable_bakery_questions", "bakery_paraphrases", "handbook_questions", "study_note_questions",
+           "study_note_corpus"]
 
 BAKERY_QUESTIONS_PATH = PACKAGE_DATA / "questions" / "bakery_questions.json"
 UNANSWERABLE_PATH = PACKAGE_DATA / "questions" / "bakery_unanswerable.json"
 HELDOUT_PATH = PACKAGE_DATA / "questions" / "bakery_heldout.json"
+BLIND_PATH = PACKAGE_DATA / "questions" / "bakery_blind.json"
 PARAPHRASES_PATH = PACKAGE_DATA / "questions" / "bakery_paraphrases.json"
 
 
@@ -55,6 +57,14 @@ def heldout_bakery_questions(page_id: Callable[[str], str], level: Level = "sect
     """Thirty-nine more bakery questions, written after the tuning ladder was fixed by someone who had not
     read the first set: a check of whether its choices hold on wording nobody tuned for."""
     records = json.loads(HELDOUT_PATH.read_text(encoding="utf-8"))
+    return labelled_questions(records, page_id, level)
+
+
+def blind_bakery_questions(page_id: Callable[[str], str], level: Level = "section") -> list[LabelledQuestion]:
+    """A third set of bakery questions, written by two writers who had read only the knowledge base's pages
+    (neither set above, nor any search result), for a candidate chosen on the first two sets to be read
+    once on wording nobody had seen while choosing it."""
+    records = json.loads(BLIND_PATH.read_text(encoding="utf-8"))
     return labelled_questions(records, page_id, level)
 
 
