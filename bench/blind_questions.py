@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,8 +39,9 @@ SETS = ("55", "39", "blind")
 
 
 def main(quick: bool = False) -> pd.DataFrame:
-    """Read ``TUNED`` and candidate 5 on the 55, the 39 and the blind set (``quick``: the blind set's
-    first 8 questions, every sentence still embedded) and print the gains; write the engine's rows."""
+    """Read ``TUNED`` and candidate 5 on the 55, the 39 and the blind set and print the gains; write the
+    engine's rows. ``quick``: a smoke run of seconds, each chunk's vector standing in for its sentences' and
+    the blind set's first 8 questions, nothing written."""
     from lab.embedders import E5_ENGINE_ENV, E5_MAX_TOKENS, E5_MODEL, CachedEmbedder, EmbeddingCache, load_e5
     from lab.retrieval import TUNED, blind_bakery_questions, paired_gain
     from lab.retrieval.fields import BM25FRetriever
@@ -59,11 +61,14 @@ def main(quick: bool = False) -> pd.DataFrame:
     dense = EmbeddingRetriever(TUNED.dense_embedder()).fit(corpus)
     base = RelativeScoreFusion([bm25f, dense], weights=[0.5, 0.5], unit="section", depth=100).fit(corpus)
 
-    embedder = CachedEmbedder(E5_MODEL, lambda: load_e5(), EmbeddingCache(), E5_MAX_TOKENS)
-    owners, texts = _sentences(corpus, with_heading=True)
-    vectors = np.asarray(embedder.embed_documents(texts).vectors, dtype=np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    print(f"  {len(texts)} sentences embedded by {engine} ({time.perf_counter() - started:.0f} s)", flush=True)
+    if quick:  # each chunk stands in for its sentences: the code path, in seconds, not the figures
+        owners, vectors = np.arange(len(corpus)), dense.matrix_
+    else:
+        embedder = CachedEmbedder(E5_MODEL, lambda: load_e5(), EmbeddingCache(), E5_MAX_TOKENS)
+        owners, texts = _sentences(corpus, with_heading=True)
+        vectors = np.asarray(embedder.embed_documents(texts).vectors, dtype=np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        print(f"  {len(texts)} sentences embedded by {engine} ({time.perf_counter() - started:.0f} s)", flush=True)
     features = SectionFeatures(base, dense, SentenceScored(dense, owners, vectors, mix=0.0).fit(corpus),
                                DenseFeedback(dense, first=base).fit(corpus))
     columns = list(range(len(FEATURES)))
@@ -94,9 +99,11 @@ def main(quick: bool = False) -> pd.DataFrame:
     return table
 
 
-def _write(table: pd.DataFrame, engine: str) -> None:
-    """Keep this engine's rows in lesson 10's :data:`~lab.course.lesson10.BLIND_READ` beside the other engine's."""
-    from lab.course.lesson10 import BLIND_READ as path
+def _write(table: pd.DataFrame, engine: str, path: Path | None = None) -> None:
+    """Keep this engine's rows in ``path`` (lesson 10's :data:`~lab.course.lesson10.BLIND_READ`) beside the
+    other engine's, each engine's sets in the order 55, 39, blind."""
+    if path is None:
+        from lab.course.lesson10 import BLIND_READ as path
 
     kept = pd.read_csv(path, dtype={"set": str}) if path.exists() else table.iloc[:0]
     merged = pd.concat([kept[kept["engine"] != engine], table])
