@@ -18,6 +18,9 @@ are printed beside it, so that a run can be checked against ``--only rungs``.
 Each run writes its engine's rows into data/measured/10_blind_read.csv (the other engine's
 rows are kept). The new questions' vectors are the engine's own (the kept vectors hold only the
 lessons' questions); the chunks' are the kept ones, as in the lessons.
+
+Read once, it gained nothing with either engine (docs/benchmarks.md has the table, lesson 10 shows
+it): the pass on the 39 was chance, and ``TUNED`` stays.
 """
 
 from __future__ import annotations
