@@ -38,9 +38,14 @@ def check_secret(secret: str, name: str) -> str:
     """``secret`` unchanged if it can travel in an HTTP header, else a ``ValueError`` naming ``name``.
 
     The error never quotes the value. A line break usually means the secret was read from a file
-    together with its final newline.
+    together with its final newline; a character past ASCII (a zero-width space, a typographic
+    quote, a euro sign) usually came with a copy and paste. The tokens and keys the lab sends are
+    printable ASCII, and a header that HTTP cannot encode fails in an error that quotes it whole.
     """
     if secret != secret.strip() or any(ord(ch) < 32 or ord(ch) == 127 for ch in secret):
         raise ValueError(f"{name} contains a line break, a control character or surrounding spaces: "
                          "set it to the secret alone (read from a file, strip the final newline)")
+    if not secret.isascii():
+        raise ValueError(f"{name} contains a character that is not ASCII (often one pasted with it, such as a "
+                         "zero-width space or a typographic quote): set it to the secret alone, as its issuer shows it")
     return secret

@@ -292,6 +292,19 @@ def test_the_token_never_appears_in_the_clients_errors_log_or_repr() -> None:
     assert leaks(TOKEN, shown(client, *errors) + client.log.frame().to_csv()) == []
 
 
+@pytest.mark.parametrize("filler", [0, 67, 100, 110, 119])
+def test_a_non_json_error_that_echoes_the_token_shows_none_of_it_wherever_the_message_is_cut(filler: int) -> None:
+    """The client shows the first characters of a body that is not JSON; the token is masked before the cut,
+    so a token straddling the cut does not show its first part."""
+    body = "x" * filler + f"invalid credentials: Bearer {TOKEN}"
+    echoed = requests.Response()
+    echoed.status_code, echoed._content, echoed.encoding = 400, body.encode(), "utf-8"
+    client = NotionClient(TOKEN, session=ScriptedSession(echoed), clock=SimulatedClock(), pacer=NoPacing())
+    with pytest.raises(NotionAPIError, match="non-JSON answer") as caught:
+        client.users.me()
+    assert leaks(TOKEN, shown(caught.value) + client.log.frame().to_csv()) == []
+
+
 def test_a_token_with_a_line_break_is_refused_without_being_shown() -> None:
     token = "ntn_first_line_of_it\nsecond_line_of_it"
     with pytest.raises(ValueError, match="the Notion token contains a line break") as caught:

@@ -34,7 +34,8 @@ def test_several_secrets_at_once_and_no_secret_leaves_the_text_alone() -> None:
     assert redact("nothing to hide", None, "") == "nothing to hide"
 
 
-@pytest.mark.parametrize("secret", [MULTILINE, "ntn_trailing\n", " ntn_leading", "ntn_tab\tinside", "ntn_\x00"])
+@pytest.mark.parametrize("secret", [MULTILINE, "ntn_trailing\n", " ntn_leading", "ntn_tab\tinside", "ntn_\x00",
+                                    "ntn_euro€sign", "ntn_zero\u200bwidth", "pa-clé-secrète"])
 def test_a_secret_that_cannot_travel_in_a_header_is_refused_without_being_quoted(secret: str) -> None:
     with pytest.raises(ValueError, match="the Notion token contains") as caught:
         check_secret(secret, "the Notion token")
@@ -44,3 +45,17 @@ def test_a_secret_that_cannot_travel_in_a_header_is_refused_without_being_quoted
 
 def test_a_clean_secret_passes_unchanged() -> None:
     assert check_secret(SECRET, "the Notion token") == SECRET
+
+
+@pytest.mark.parametrize("make", ["notion", "voyage"])
+def test_a_client_given_a_key_http_cannot_encode_refuses_it_before_any_request(make: str) -> None:
+    """A key with a character past Latin-1 would fail inside http.client in an error holding the whole
+    header; the client refuses it first, naming it, without the value."""
+    from lab.client import NotionClient
+    from lab.services.voyage import VoyageEmbedder
+
+    secret = "secret_AUDIT€TOKEN123456789"
+    with pytest.raises(ValueError) as caught:
+        NotionClient(secret) if make == "notion" else VoyageEmbedder(secret)
+    shown = str(caught.value) + repr(caught.value)
+    assert "not ASCII" in shown and "AUDIT" not in shown

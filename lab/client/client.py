@@ -133,7 +133,9 @@ class NotionClient:
         payload = _json_or_none(response)
         if response.status_code == 200 and payload is not None:
             return _Answer(200, request_id=payload.get("request_id", ""), payload=payload)
-        code, message, request_id, reason = _error_fields(payload, response.status_code, response.text)
+        # the token leaves the raw text before _error_fields cuts it: a token cut in two no longer matches
+        code, message, request_id, reason = _error_fields(payload, response.status_code,
+                                                          redact(response.text, self._token))
         return _Answer(response.status_code, code=code, reason=reason, message=redact(message, self._token),
                        request_id=request_id, retry_after=_retry_after(response, payload))
 
