@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None, prog: str = SCRIPT) -> int:
     """Run one command; return its :class:`ExitCode` (a usage error exits through argparse)."""
     try:
         args = build_parser(prog).parse_args(argv)
-        if str(getattr(args, "db", "")).startswith(("postgresql://", "postgres://")):
+        if str(getattr(args, "db", "")).lower().startswith(("postgresql://", "postgres://")):
             from lab.index.postgres import password_to_environment
             try:
                 args.db = password_to_environment(args.db)  # no message can print it

@@ -35,13 +35,27 @@ _LOCK_CLASS = 0x1AB  # the advisory lock space of the lab's workspaces
 
 
 def is_postgres_url(target: object) -> bool:
-    """Whether ``target`` names a PostgreSQL database (``postgresql://...`` or ``postgres://...``)."""
-    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+    """Whether ``target`` names a PostgreSQL database (``postgresql://...`` or ``postgres://...``, the scheme
+    in any case)."""
+    return isinstance(target, str) and target.lower().startswith(("postgresql://", "postgres://"))
+
+
+def _userinfo_cut(url: str) -> bool:
+    """Whether an ``@`` after the scheme is not where the address ends: a ``/``, ``?`` or ``#`` left unencoded
+    in the user or password moved it out of the address, so the address no longer holds the password."""
+    _, sep, rest = url.partition("://")
+    return bool(sep) and "@" in rest and "@" not in urlsplit(url).netloc
 
 
 def password_to_environment(url: str) -> str:
     """``url`` without its password, which moves to ``PGPASSWORD`` (libpq reads it there): a command that
-    prints its ``--db`` can then never print the password."""
+    prints its ``--db`` can then never print the password. The scheme is written in lower case, as libpq
+    reads it; a URL whose password cannot be told apart raises ``ValueError`` without quoting it."""
+    scheme, _, rest = url.partition("://")
+    url = f"{scheme.lower()}://{rest}"
+    if _userinfo_cut(url) or "#" in url:
+        raise ValueError("a '/', '?' or '#' in the user name or password, or a '#' anywhere; percent-encode "
+                         "them (%2F, %3F, %23)")
     parts = urlsplit(url)
     pairs = [piece.partition("=") for piece in parts.query.split("&")]
     in_query = [unquote(value) for key, _, value in pairs if unquote(key) == "password"]  # as libpq decodes it
@@ -71,8 +85,13 @@ class PostgresTarget:
 
     @staticmethod
     def shown(url: str) -> str:
-        """``url`` without its password (in the address or in a ``password=`` parameter)."""
-        parts = urlsplit(url)
+        """``url`` without its password (in the address or in a ``password=`` parameter) and without a fragment;
+        where an unencoded ``/``, ``?`` or ``#`` hides where the password ends, without all that comes before
+        the last ``@``."""
+        if _userinfo_cut(url):
+            scheme, _, rest = url.partition("://")
+            url = f"{scheme}://***@{rest.rsplit('@', 1)[1]}"
+        parts = urlsplit(url)._replace(fragment="")
         netloc = parts.netloc
         if "@" in netloc:
             user, host = netloc.rsplit("@", 1)
