@@ -14,6 +14,7 @@ from lab.simulator.faults import InjectedCrash, crashing_session
 from lab.simulator import LimitsConfig, NotionSimulator, in_process_session
 from lab.simulator import simulator as simulator_module
 from lab.index import IndexStore
+from lab.index.upkeep import ERASE_PENDING_SUFFIX
 from lab.ingest.sync import GuardrailError, SyncConfig, full_index, incremental_sync
 from lab.simulator.workspaces import KB_INTEGRATION, bakery_simulator
 from store_urls import another_store
@@ -111,6 +112,34 @@ def test_the_text_of_an_unshared_page_is_gone_from_the_index_files_as_soon_as_th
     incremental_sync(client, store, sim.clock)
     left = [path.name for path in tmp_path.iterdir() if marker in path.read_bytes()]  # the file, its log
     assert left == [], f"the unshared page's text is still readable in {left} while the index is open"
+
+
+def test_text_a_reader_kept_in_the_file_is_named_by_the_run_and_erased_by_the_next(tmp_path) -> None:
+    """Another process in a read transaction keeps the checkpoint from writing the log back, so the file still
+    holds the removed page's text: the run says so, the index remembers it, and the next run erases it."""
+    import sqlite3
+
+    path = tmp_path / "kb.sqlite"
+    sim, client, store = setup(path=str(path))
+    full_index(client, store, sim.clock)
+    store._db.execute("PRAGMA busy_timeout = 50")  # the reader will not finish: do not wait a minute for it
+    ws = sim.workspace
+    page = ws.page_id("ficha-pay-de-queso")
+    marker = ws.block_text(next(b for b in ws.pages[page].children if len(ws.block_text(b)) > 60))[:60].encode()
+    reader = sqlite3.connect(path)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM chunks").fetchone()  # a snapshot from before the sync
+    ws.unshare(KB_INTEGRATION, page)
+    report = incremental_sync(client, store, sim.clock)
+    assert report.pages_removed == ["Ficha: Pay de queso"] and not report.erased
+    assert "still in the file" in report.erasure_alert()
+    assert marker in path.read_bytes()  # what the warning is about
+    reader.close()
+    sim.clock.set(sim.clock.now() + 3600)
+    later = incremental_sync(client, store, sim.clock)  # nothing changed in Notion: it erases what was left
+    assert later.erased and later.erasure_alert() is None and not later.pages_removed
+    assert [p.name for p in tmp_path.iterdir() if marker in p.read_bytes()] == []
+    assert store.get_meta(f"notion{ERASE_PENDING_SUFFIX}") is None
 
 
 def test_a_listing_past_notion_s_result_limit_is_read_in_windows_and_indexes_every_page(monkeypatch) -> None:

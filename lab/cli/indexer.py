@@ -195,9 +195,9 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
     if report.blocks_too_deep:
         print(f"  not read: what {len(report.blocks_too_deep)} blocks hold, nested deeper than {DEFAULT_MAX_DEPTH} "
               f"levels (first: {report.blocks_too_deep[0]})")
-    alert = report.retirement_alert()
-    if alert is not None:  # on stderr, where a scheduler's mail or log looks for trouble
-        print(redact(alert, token), file=sys.stderr, flush=True)
+    for alert in (report.retirement_alert(), report.erasure_alert()):
+        if alert is not None:  # on stderr, where a scheduler's mail or log looks for trouble
+            print(redact(alert, token), file=sys.stderr, flush=True)
     return report
 
 

@@ -203,6 +203,13 @@ class IndexDatabase:
         with self.transaction():
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def delete_meta(self, key: str) -> None:
+        """Remove ``key`` from the index's meta (nothing if it is not there)."""
+        if key == "schema_version":
+            raise StoreError("the schema version is written once, when the index is created")
+        with self.transaction():
+            self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_BYTES = 100

@@ -21,10 +21,13 @@ __all__ = ["Upkeep"]
 _DERIVED = ('INSERT INTO "searcher_states"', "INSERT INTO \"meta\" VALUES('content_stamp',")
 #: The meta key (after a source's name) of when a sync last reconciled: when a run ran, not what the index holds.
 RECONCILED_SUFFIX = ".reconciled_at"
-#: Meta keys a dump leaves out: when a sync last reconciled, and the counts a run keeps for the next under the
-#: content's random stamp (:meth:`~lab.index.IndexStore.keep_counts`).
-_RUN_KEYS = (RECONCILED_SUFFIX, ".chunk_count", ".holds_sub_pages")
-_RUN_META = re.compile(r"""INSERT INTO "meta" VALUES\('[^']*\.(reconciled_at|chunk_count|holds_sub_pages)',""")
+#: The meta key (after a source's name) of a run whose removed text a reader kept in the file: the next run erases it.
+ERASE_PENDING_SUFFIX = ".erase_pending"
+#: Meta keys a dump leaves out: when a sync last reconciled, the counts a run keeps for the next under the
+#: content's random stamp (:meth:`~lab.index.IndexStore.keep_counts`), and an erasure left for the next run.
+_RUN_KEYS = (RECONCILED_SUFFIX, ".chunk_count", ".holds_sub_pages", ERASE_PENDING_SUFFIX)
+_RUN_META = re.compile(
+    r"""INSERT INTO "meta" VALUES\('[^']*\.(reconciled_at|chunk_count|holds_sub_pages|erase_pending)',""")
 
 
 def _literal(value: Any) -> str:
@@ -51,12 +54,16 @@ class Upkeep:
             # a script runs the pragma to its end; execute() would free a single page
             self._db.executescript("PRAGMA incremental_vacuum;")
 
-    def erase_deleted(self) -> None:
-        """Write the write-ahead log into the file and empty it (after a transaction, not in one): the
-        log still holds the pages as they were before rows were deleted, so the text of a page that was
-        unshared or unpublished would stay readable in it until the process ends."""
-        if self.backend == "sqlite" and not self._db.in_transaction:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    def erase_deleted(self) -> bool:
+        """Write the write-ahead log into the file and empty it (after a transaction, not in one): until
+        then the file still holds its pages as they were before rows were deleted, so the text of a page
+        that was unshared or unpublished would stay readable in it. False when another connection's read
+        kept the log from being written back (after the busy timeout): the old pages are still in the file
+        until this runs again with no reader in the way."""
+        if self.backend != "sqlite" or self._db.in_transaction:
+            return True
+        busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return not busy
 
     def serialize(self) -> bytes:
         """The whole index as bytes (a SQLite database image), for :meth:`restore`."""

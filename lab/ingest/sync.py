@@ -72,7 +72,7 @@ from lab.ingest.reading import (KNOWLEDGE_BASE_TITLE, PUBLISHABLE_PROPERTY, find
                                 publishable_pages, read_knowledge_base)
 from lab.embedders import DenseEmbedder
 from lab.index import IndexedPage, IndexSnapshot, IndexStore, dense_models, require_dense_model
-from lab.index.upkeep import RECONCILED_SUFFIX
+from lab.index.upkeep import ERASE_PENDING_SUFFIX, RECONCILED_SUFFIX
 from lab.ingest.publishing import DEFAULT_BATCH_PAGES, Publication, Tally
 from lab.ingest.quick_sync import edited_filter, plan_quick
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
@@ -168,6 +168,9 @@ class SyncReport:
     #: and a page trashed, deleted, unshared or shared again waits for the next reconciliation
     #: (:mod:`lab.ingest.quick_sync` says precisely what waits)
     reconciled: bool = False
+    #: False when another process reading the index file kept the text of removed chunks from being erased
+    #: from it (:meth:`~lab.index.IndexStore.erase_deleted`); the index records it, and the next run erases it
+    erased: bool = True
 
     def retirement_alert(self) -> str | None:
         """One line that names how many pages the run retired, and which (first titles), or ``None`` if none:
@@ -180,6 +183,14 @@ class SyncReport:
         pages = "page" if len(titles) == 1 else "pages"
         return (f"warning: {len(titles)} {pages} retired from the index (no longer publishable and visible to the "
                 f"integration): {named}{more}")
+
+    def erasure_alert(self) -> str | None:
+        """One line when the text of what left the index is still in its file (a reader was in the way), else
+        ``None``."""
+        if self.erased:
+            return None
+        return ("warning: another process was reading the index, so the text of the chunks this run removed is "
+                "still in the file; the next sync erases it (stop long-running readers first)")
 
     def row(self, source: str) -> dict[str, Any]:
         return {"source": source, "kind": self.kind, "watermark_before": self.watermark_before,
@@ -281,8 +292,16 @@ def _write(store: IndexStore, config: SyncConfig, changes: _Changes, report: Syn
         store.bump_generation()
     if changes.full:
         store.release_free_space()
-    if removed:  # the text of what left the index must not stay readable in the write-ahead log
-        store.erase_deleted()
+    # the text of what left the index must not stay readable in the file; one a reader kept there is erased
+    # by the next run that can
+    pending = f"{config.source}{ERASE_PENDING_SUFFIX}"
+    if removed or store.get_meta(pending) is not None:
+        report.erased = store.erase_deleted()
+        if not report.erased:
+            store.set_meta(pending, report.ran_at)
+        elif store.get_meta(pending) is not None:
+            store.delete_meta(pending)
+            store.erase_deleted()  # the key's own deletion leaves nothing private in the log, but keep it empty
 
 
 def _count_full(report: SyncReport, tally: Tally, held: int) -> None:
