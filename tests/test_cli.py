@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -61,8 +62,11 @@ def test_the_token_comes_from_the_environment_only(served, tmp_path, monkeypatch
 @pytest.mark.slow
 def test_serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() -> None:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", str(port), "--token", "ntn_secret_x"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the token from the environment (--token-env), so that it is not in the process list
+    process = subprocess.Popen([sys.executable, "-m", "lab", "serve", "--port", str(port), "--token-env", "SIM_TOKEN"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=os.environ | {"SIM_TOKEN": "ntn_secret_x"})
+    assert "ntn_secret_x" not in " ".join(process.args)
     try:
         first = "".join(process.stdout.readline() for _ in range(4))  # address, two integrations, usage
         assert f"http://127.0.0.1:{port}" in first

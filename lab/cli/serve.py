@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.cli.exits import CommandFailure, ExitCode
-from lab.cli.options import PORT, PROBABILITY, SECONDS, SEED, check_token, in_range
+from lab.cli.options import PORT, PROBABILITY, SECONDS, SEED, check_token, in_range, not_blank, token_from_env
 from lab.clock import WallClock
 from lab.notion import PLANS
 from lab.simulator import LimitsConfig, NotionSimulator, Workspace, derived_token
@@ -28,7 +28,9 @@ DELAY = in_range(float, 0.0, 86_400.0)
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the bakery, or the workspace spec given with ``--workspace``, until Ctrl-C or SIGTERM."""
-    token = args.token if args.token is not None else DEFAULT_SERVE_TOKEN
+    # a token on the command line shows in the process list; --token-env keeps it out of it
+    given = token_from_env(args.token_env) if args.token_env is not None else args.token
+    token = given if given is not None else DEFAULT_SERVE_TOKEN
     check_token(token, "--token")
     limits = LimitsConfig(plan=args.plan, window_seconds=args.window_seconds,
                           workspace_window_seconds=args.window_seconds, p_workspace=args.p_workspace,
@@ -48,7 +50,7 @@ def serve_command(args: argparse.Namespace) -> int:
           f"{limits.budget} requests per {args.window_seconds:g}-s window, seed {args.seed}"
           + (f"; search shows a page {args.search_delay:g} s after its last edit" if args.search_delay else "") + ")")
     for key, integration in sorted(workspace.integrations.items()):
-        print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, first, args.token)}")
+        print(f"  integration {integration.name!r} ({key}): {_how_to_get_token(key, first, given)}")
     print(f"Use base_url without /v1 with the official SDK. Connections silent for {args.idle_timeout:g} s are "
           "closed. Ctrl-C or SIGTERM stops the server.", flush=True)
 
@@ -79,7 +81,7 @@ def _how_to_get_token(key: str, first: str, given: str | None) -> str:
         token = DEFAULT_SERVE_TOKEN if key == first else derived_token(DEFAULT_SERVE_TOKEN, key)
         return f"token {token}"
     if key == first:
-        return "the token given with --token (not shown)"
+        return "the token given with --token or --token-env (not shown)"
     return f"token not shown: lab.simulator.derived_token(<your --token>, {key!r}) computes it"
 
 
@@ -101,8 +103,12 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--idle-timeout", type=SECONDS, default=IDLE_TIMEOUT,
                        help="close a connection that stays silent, or sends only part of a request, this many "
                             f"seconds (default {IDLE_TIMEOUT:g})")
-    serve.add_argument("--token", default=None,
-                       help=f"token of the workspace's first integration, the bakery's knowledge-base indexer "
-                            f"(default: {DEFAULT_SERVE_TOKEN}); the other integrations' tokens derive from it")
+    chosen = serve.add_mutually_exclusive_group()
+    chosen.add_argument("--token", default=None,
+                        help=f"token of the workspace's first integration, the bakery's knowledge-base indexer "
+                             f"(default: {DEFAULT_SERVE_TOKEN}); the other integrations' tokens derive from it")
+    chosen.add_argument("--token-env", type=not_blank, default=None, metavar="NAME",
+                        help="read that token from the environment variable NAME instead, so that it does not show "
+                             "in the process list")
     serve.add_argument("--verbose", action="store_true", help="print one line per request")
     serve.set_defaults(func=serve_command)
