@@ -75,7 +75,11 @@ def base_url(text: str) -> str:
     if parts is not None and (parts.username is not None or parts.password is not None):
         raise argparse.ArgumentTypeError("must not hold a user name or password (user:secret@host); the token comes "
                                          "from the environment (--token-env), so give http(s)://host[:port] alone")
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+    if parts is not None and (parts.query or parts.fragment):  # a key pasted as ?token=... is not echoed either
+        raise argparse.ArgumentTypeError("must not hold a query (?...) or a fragment (#...), which is not shown here; "
+                                         "the token comes from the environment (--token-env), so give "
+                                         "http(s)://host[:port] alone")
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise argparse.ArgumentTypeError(f"expected an address such as https://api.notion.com or "
                                          f"http://127.0.0.1:8787 (http or https, a host, an optional port), got "
                                          f"{ascii(text)}")
