@@ -116,6 +116,17 @@ def test_the_status_of_a_run_that_retired_pages_carries_their_ids_and_a_warning(
     assert quiet.message == "incremental run" and quiet.retired_pages == []
 
 
+def test_the_status_says_when_removed_text_is_still_in_the_file(tmp_path) -> None:
+    run = {"kind": "incremental", "ran_at": "2026-04-08T14:05:00.000Z", "watermark": "2026-04-08T14:00:00.000Z",
+           "pages_removed": 1, "pages_reread": 0, "requests": 3}
+    status = RunStatus.from_run(run, retired_pages=["a-1"], erased=False)
+    assert status.alert.startswith("1 page removed from the index") and "still in the index file" in status.alert
+    assert read_status_file(write_status_file(tmp_path / "status.json", status)) == status
+    pending = RunStatus.from_run(run | {"pages_removed": 0}, erased=False)  # an earlier run's, still kept there
+    assert pending.alert.startswith("removed text is still in the index file")
+    assert RunStatus.from_run(run, retired_pages=["a-1"]).alert.count(";") == 0
+
+
 def test_a_status_file_written_before_retired_pages_existed_reads_as_none_retired(tmp_path) -> None:
     line = {"command": "sync", "outcome": "ok", "exit_code": 0, "finished_at": "x", "watermark": None,
             "counts": {}, "message": "incremental run"}

@@ -373,18 +373,19 @@ def sync_command(args: argparse.Namespace) -> int:
     except CommandFailure as failure:
         _write_status(args, failure.code, failure.line)
         raise
-    return _write_status(args, ExitCode(code), "", [page.id for page in report.retired])
+    return _write_status(args, ExitCode(code), "", [page.id for page in report.retired], report.erased)
 
 
-def _write_status(args: argparse.Namespace, code: ExitCode, line: str, retired: Sequence[str] = ()) -> int:
-    """Write the status file for a run that ended with ``code`` (having retired the pages of ids ``retired``);
-    the exit code to return."""
+def _write_status(args: argparse.Namespace, code: ExitCode, line: str, retired: Sequence[str] = (),
+                  erased: bool = True) -> int:
+    """Write the status file for a run that ended with ``code`` (having retired the pages of ids ``retired``, and
+    erased their text from the file or not); the exit code to return."""
     from lab.ingest.run_status import RunStatus, write_status_file
 
     token = os.environ.get(args.token_env, "").strip() or None
     run, watermark, chunks = _index_state(args.db)
     if code in (ExitCode.OK, ExitCode.REMOVED) and run is not None:
-        status = RunStatus.from_run(run, exit_code=int(code), retired_pages=retired)
+        status = RunStatus.from_run(run, exit_code=int(code), retired_pages=retired, erased=erased)
     else:
         status = RunStatus(command="sync", outcome="refused" if code == ExitCode.GUARDRAIL else "failed",
                            exit_code=int(code), finished_at=iso_minute(WallClock().datetime()), watermark=watermark,

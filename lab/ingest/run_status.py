@@ -72,14 +72,19 @@ class RunStatus:
 
     @classmethod
     def from_run(cls, run: Mapping[str, Any], *, command: str = "sync", exit_code: int = 0,
-                 retired_pages: Sequence[str] = ()) -> RunStatus:
+                 retired_pages: Sequence[str] = (), erased: bool = True) -> RunStatus:
         """The status of a run that finished, from its ``sync_runs`` row (as the index recorded it) and the ids
-        of the pages it retired (the row counts them; the run's report names them)."""
+        of the pages it retired (the row counts them; the run's report names them); ``erased`` False when a
+        reader of the index kept removed text in its file (:attr:`~lab.ingest.SyncReport.erased`)."""
         removed = int(run.get("pages_removed", 0))
         pages = f"{removed} page{'' if removed == 1 else 's'}"
         warning = f"; warning: {pages} retired from the index" if removed else ""
-        alert = f"{pages} removed from the index (ids in retired_pages): retired, or the integration lost access" \
-            if removed else None
+        alerts = [f"{pages} removed from the index (ids in retired_pages): retired, or the integration lost access"
+                  ] if removed else []
+        if not erased:
+            alerts.append("removed text is still in the index file: another process was reading it; the next sync "
+                          "erases it")
+        alert = "; ".join(alerts) or None
         return cls(command=command, outcome="ok", exit_code=exit_code, finished_at=run["ran_at"],
                    watermark=run["watermark"], counts={name: int(run[name]) for name in RUN_COUNTS if name in run},
                    message=f"{run['kind']} run{warning}", retired_pages=list(retired_pages), alert=alert)
