@@ -258,10 +258,11 @@ def test_an_answer_keeps_its_lines_and_shows_any_other_control_character_escaped
     assert printable("¿Qué lleva el rol de canela? Nueces.") == "¿Qué lleva el rol de canela? Nueces."
 
 
-def test_a_page_whose_text_e5_reads_as_thousands_of_tokens_is_named_by_title_and_nothing_is_written(
-        tmp_path, capsys) -> None:
-    # one "word" of 12,000 letters (a pasted blob) is one token to the lab's chunker and 6,000 to e5's tokenizer
+def test_a_page_whose_text_e5_reads_as_thousands_of_tokens_is_cut_into_pieces_e5_reads_whole(tmp_path, capsys) -> None:
+    # one "word" of 12,000 letters (a pasted blob) is one token to the lab's chunker and 6,000 to e5's tokenizer:
+    # its chunk is cut again until each piece fits, instead of stopping the whole index
     from lab.datasets.bakery import load_bakery_workspace
+    from lab.embedders import E5_MAX_TOKENS, e5_token_counter
 
     spec = load_bakery_workspace()
     page = next(p for p in spec["pages"] if p["key"] == "ficha-rol-de-canela")
@@ -270,9 +271,30 @@ def test_a_page_whose_text_e5_reads_as_thousands_of_tokens_is_named_by_title_and
     sim = bakery_simulator(seed=0, clock=WallClock(), spec=spec, tokens={"indexador": DEFAULT_SERVE_TOKEN})
     with serve_in_background(sim) as server, mock.patch.dict(os.environ, {"NOTION_TOKEN": DEFAULT_SERVE_TOKEN}):
         code = main(["index", "--base-url", server.base_url, "--db", str(db), "--rate", "1000"])
+    assert code == ExitCode.OK, capsys.readouterr().err
+    with sqlite3.connect(db) as index:
+        pieces = index.execute("SELECT id, text FROM chunks WHERE section = 'Cambios en esta ficha' AND title = "
+                               "'Ficha: Rol de canela' ORDER BY ord").fetchall()
+    count, head = e5_token_counter().count_tokens, "Ficha: Rol de canela > Cambios en esta ficha\n"
+    assert len(pieces) >= 12 and all(count(text) <= E5_MAX_TOKENS for _, text in pieces)
+    assert all(text.startswith(head) for _, text in pieces) and pieces[-1][0].endswith(f".{len(pieces)}")
+    blob = "".join(text.removeprefix(head) for _, text in pieces)
+    assert blob.count("QUJD") >= 2_999  # every piece kept (a cut may fall inside one "QUJD")
+
+
+def test_a_page_whose_title_alone_is_past_the_models_limit_is_named_and_nothing_is_written(tmp_path, capsys) -> None:
+    # every chunk begins with its "Title > Section" line: a title e5 reads as about 800 tokens leaves no room
+    from lab.datasets.bakery import load_bakery_workspace
+
+    spec = load_bakery_workspace()
+    page = next(p for p in spec["pages"] if p["key"] == "ficha-rol-de-canela")
+    page["title"] = "Ficha " + "QUJD" * 400
+    db = tmp_path / "kb.sqlite"
+    sim = bakery_simulator(seed=0, clock=WallClock(), spec=spec, tokens={"indexador": DEFAULT_SERVE_TOKEN})
+    with serve_in_background(sim) as server, mock.patch.dict(os.environ, {"NOTION_TOKEN": DEFAULT_SERVE_TOKEN}):
+        code = main(["index", "--base-url", server.base_url, "--db", str(db), "--rate", "1000"])
     err = capsys.readouterr().err.splitlines()[-1]
     assert code == ExitCode.FAILED and "Traceback" not in err
-    assert err.startswith("error: the page 'Ficha: Rol de canela', section 'Cambios en esta ficha', gives a chunk "
-                          "the model reads as 6,") and "Shorten that text in Notion" in err
+    assert err.startswith("error: the page 'Ficha QUJDQUJD") and "title and section heading" in err
     with sqlite3.connect(db) as index:  # the pages read are kept to resume; no chunk was written
         assert index.execute("SELECT COUNT(*) FROM chunks").fetchone() == (0,)

@@ -10,6 +10,8 @@
   consecutive sentences jumps, measured by an embedding model it is given.
 - :func:`check_input_limit` names the chunks an embedding model would cut at its input
   limit, before any call; a chunker given ``input_limit`` refuses to return them.
+- :class:`FittedChunker` (:func:`fit_to_model`) cuts a chunk again where a model's tokenizer finds
+  more tokens than its input limit, so that the model reads every piece whole.
 
 Every chunker is called the same way, ``chunker.split(document)``, and returns :class:`Chunk`
 records whose ``body`` is an exact slice of the document's text
@@ -27,6 +29,7 @@ from lab.chunking.flatten import (
 )
 from lab.chunking.input_limit import InputLimitReport, InputTooLongError, check_input_limit
 from lab.chunking.markdown import MarkdownHeaderChunker
+from lab.chunking.model_fit import FittedChunker, fit_to_model
 from lab.chunking.markdown_outline import find_fences, parse_outline, parse_publication_comment
 from lab.chunking.paragraphs import ParagraphChunker
 from lab.chunking.records import Chunk, chunks_to_frame, fingerprint
@@ -48,7 +51,7 @@ __all__ = [
     "SemanticChunker", "SentenceJumps",
     "window_count", "find_fences", "parse_outline", "parse_publication_comment", "slugify",
     "ChunkedCorpus", "chunk_pages",
-    "check_input_limit", "InputLimitReport", "InputTooLongError",
+    "check_input_limit", "InputLimitReport", "InputTooLongError", "FittedChunker", "fit_to_model",
     "ChunkingError", "MalformedBlockError", "MalformedPageError", "ChunkerParameterError",
     "SIZE_GUIDANCE", "SizeGuidance", "guidance_for", "guidance_in_units", "han_characters", "overlap_share",
     "units_per_character",

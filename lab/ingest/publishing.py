@@ -30,7 +30,8 @@ import numpy as np
 
 from lab.chunking import Chunk, Chunker, InputLimitReport, InputTooLongError
 from lab.chunking.corpus import chunk_pages
-from lab.embedders import DenseEmbedder, check_embedder_limit, text_key
+from lab.chunking.model_fit import FittedChunker
+from lab.embedders import DenseEmbedder, check_embedder_limit, model_token_count, text_key
 from lab.index import TFIDF_MODEL, IndexStore
 from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
 from lab.ingest.page_reads import PageRead
@@ -41,10 +42,11 @@ __all__ = ["DEFAULT_BATCH_PAGES", "Tally", "BatchChanges", "compare_batch", "che
 
 
 class PageTextTooLongError(InputTooLongError):
-    """A page gives a chunk longer than the dense model reads, named by the page's title and section: the
-    chunker counts the lab's tokens, and the model splits some text into far more (a run without spaces,
-    a pasted code or blob, a line of signs). The run writes nothing; it fails the same way until the page
-    changes, so the message says what to change."""
+    """A page gives a chunk longer than the dense model reads even cut as small as it can be, named by the
+    page's title and section: every chunk the model reads begins with its "Title > Section" line, and a
+    line the model reads as more tokens than it takes (a title or heading of a pasted code or blob) leaves
+    no room. Any other chunk too long is cut again before this check (:class:`~lab.chunking.FittedChunker`).
+    The run writes nothing; it fails the same way until the page changes, so the message says what to change."""
 
     def __init__(self, report: InputLimitReport, chunks: Sequence[Chunk]) -> None:
         by_id = {chunk.id: chunk for chunk in chunks}
@@ -54,9 +56,9 @@ class PageTextTooLongError(InputTooLongError):
                  if first is not None else f"the chunk {chunk_id}")
         others = f" (and {report.count - 1} more chunk(s))" if report.count > 1 else ""
         super().__init__(report, f"{where} gives a chunk the model reads as {tokens:,} tokens{others}, more than "
-                                 f"the {report.max_tokens:,} it reads: text it splits into many small pieces (a run "
-                                 "without spaces, a pasted code or blob, a line of signs) does this. Shorten that text "
-                                 f"in Notion, or leave the page unpublished, then run again (chunk {chunk_id})")
+                                 f"the {report.max_tokens:,} it reads even cut as small as it can be: the page's title "
+                                 "and section heading, which begin every chunk, leave no room. Shorten them in "
+                                 f"Notion, or leave the page unpublished, then run again (chunk {chunk_id})")
 
 
 #: Pages a run cuts, counts, embeds and writes at a time: a few thousand chunks, a few megabytes.
@@ -151,6 +153,9 @@ class Publication:
         if batch_pages < 1:
             raise ValueError(f"batch_pages must be at least 1, not {batch_pages}")
         self.store, self.staging, self.pages = store, staging, list(pages)
+        limit = getattr(dense, "max_input_tokens", None)
+        if limit is not None:  # a chunk the model's tokenizer finds too long is cut again, not refused
+            chunker = FittedChunker(chunker, model_token_count(dense), limit)
         self.chunker, self.analyzer, self.dense, self.full = chunker, analyzer, dense, full
         self.batch_pages, self.on_embedded = batch_pages, on_embedded
 
