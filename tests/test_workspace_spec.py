@@ -95,6 +95,15 @@ MISTAKES = [
     ("a ragged table", _set("pages.1.blocks.1.rows", [["a", "b"], ["c"]]), "rows of equal width"),
     ("a duplicate page key", lambda s: s["pages"].append(copy.deepcopy(s["pages"][3])),
      "pages[7].key: 'password-reset' is used twice"),
+    ("a day that does not exist", _set("pages.0.created", "2026-02-30T10:00:00.000Z"),
+     "pages[0].created: should be a UTC time to the minute"),
+    ("an hour that does not exist", _set("pages.0.edited", "2026-03-02T25:00:00.000Z"),
+     "pages[0].edited: should be a UTC time to the minute"),
+    ("a list for a block type", _set("pages.0.blocks.0.type", ["paragraph"]), "pages[0].blocks[0].type: "
+                                                                                "[\"paragraph\"] is not a block type"),
+    ("a list for a parent's key", _set("pages.2.parent.key", ["invoices"]), "so its parent should be"),
+    ("a list for a share's key", _set("integrations.1.shares.0.key", ["x"]), "integrations[1].shares[0].key: should "
+                                                                             "be a non-empty string"),
 ]
 
 
@@ -121,3 +130,18 @@ def test_a_file_that_is_not_json_is_named(tmp_path: Path) -> None:
     bad.write_text(json.dumps(spec), encoding="utf-8")
     with pytest.raises(WorkspaceSpecError, match=r"mine.json: pages\[0\].blocks\[0\].type"):
         load_workspace_spec(bad)
+
+
+def test_blocks_nested_a_thousand_deep_are_one_line_not_a_recursion_error(tmp_path: Path) -> None:
+    spec = _example()
+    block: dict[str, Any] = {"type": "toggle", "text": "deep"}
+    spec["pages"][0]["blocks"].append(block)
+    for _ in range(1_200):
+        block["children"] = [{"type": "toggle", "text": "deeper"}]
+        block = block["children"][0]
+    with pytest.raises(WorkspaceSpecError, match="nested deeper"):
+        check_workspace_spec(spec)
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"name": "x", "pages": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    with pytest.raises(WorkspaceSpecError, match="deep.json: nested deeper"):
+        load_workspace_spec(deep)

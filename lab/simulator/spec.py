@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,9 @@ def load_workspace_spec(path: str | Path) -> dict[str, Any]:
                                  "describes") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WorkspaceSpecError(f"{path}: not UTF-8 JSON ({exc})") from None
+    except RecursionError:
+        raise WorkspaceSpecError(f"{path}: nested deeper than JSON can be read here (a list or object inside "
+                                 "about a thousand others); Notion itself nests blocks far less deep") from None
     try:
         check_workspace_spec(spec)
     except WorkspaceSpecError as exc:
@@ -76,6 +80,14 @@ def load_workspace_spec(path: str | Path) -> dict[str, Any]:
 
 def check_workspace_spec(spec: Any) -> None:
     """Raise :class:`WorkspaceSpecError` at the first field of ``spec`` that is wrong, else return."""
+    try:
+        _check(spec)
+    except RecursionError:  # blocks nested about a thousand deep: the walk cannot follow them
+        raise WorkspaceSpecError("blocks nested deeper than the spec can be read (about a thousand levels); "
+                                 "Notion itself nests blocks far less deep (see docs/workspace-spec.md)") from None
+
+
+def _check(spec: Any) -> None:
     _fields(spec, _TOP, "the spec")
     _text(spec["name"], "name")
     if "language" in spec:
@@ -156,13 +168,24 @@ def _flag(record: Mapping[str, Any], name: str, where: str) -> None:
 def _authored(record: Mapping[str, Any], where: str, users: list[str]) -> None:
     """``created`` and ``edited`` times in Notion's format, in order; authors among the users."""
     for name in ("created", "edited"):
-        if name in record and not (isinstance(record[name], str) and _TIME.fullmatch(record[name])):
+        if name in record and not (isinstance(record[name], str) and _TIME.fullmatch(record[name])
+                                   and _is_date(record[name])):
             raise _fail(f"{where}.{name}", f"should be {_TIME_HINT}, not {_shown(record[name])}")
     if "created" in record and "edited" in record and record["edited"] < record["created"]:
         raise _fail(f"{where}.edited", f"{record['edited']} is before created {record['created']}")
     for name in ("created_by", "edited_by"):
         if name in record and record[name] not in users:
             raise _fail(f"{where}.{name}", f"{_shown(record[name])} is not a user key; the users are {users}")
+
+
+def _is_date(stamp: str) -> bool:
+    """Whether a stamp of :data:`_TIME`'s form names a real moment (no 30 February, no hour 25): one that does
+    not would be served, kept as an index's watermark, and refused by every later query that filters on it."""
+    try:
+        datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.000Z")
+    except ValueError:
+        return False
+    return True
 
 
 def _shown(value: Any) -> str:
@@ -214,6 +237,8 @@ def _page(page: dict[str, Any], where: str, users: list[str], sources: Mapping[s
                                        "(a row) or {\"type\": \"page\", \"key\": ...} (a sub-page), "
                                        f"not {_shown(parent)}")
     _fields(parent, {"type": True} if parent["type"] == "workspace" else {"type": True, "key": True}, f"{where}.parent")
+    if parent["type"] != "workspace":
+        _text(parent["key"], f"{where}.parent.key")
     if parent["type"] != "workspace" and parent["key"] not in known[parent["type"]]:
         raise _fail(f"{where}.parent.key", f"no {parent['type'].replace('_', ' ')} has the key {_shown(parent['key'])}")
     if parent["type"] == "page" and _ancestor_cycle(page["key"], parents):
@@ -267,6 +292,8 @@ def _integration(integration: dict[str, Any], where: str, sources: set[str], pag
     for i, share in enumerate(shares):
         at = f"{where}.shares[{i}]"
         _fields(share, {"type": True, "key": True}, at)
+        _text(share["type"], f"{at}.type")
+        _text(share["key"], f"{at}.key")
         known = {"data_source": sources, "page": pages}.get(share["type"])
         if known is None:
             raise _fail(f"{at}.type", f"{_shown(share['type'])} cannot be shared; share a \"data_source\" "
@@ -309,7 +336,7 @@ def _synced_originals(pages: list[dict[str, Any]]) -> set[str]:
 
 def _block(block: dict[str, Any], where: str, page: str, parents: Mapping[str, Any], originals: set[str]) -> None:
     kind = block.get("type")
-    if kind not in _BLOCK_FIELDS:
+    if not isinstance(kind, str) or kind not in _BLOCK_FIELDS:
         raise _fail(f"{where}.type", f"{_shown(kind)} is not a block type; use one of {sorted(_BLOCK_FIELDS)}")
     _fields(block, {"type": True, **{name: False for name in _BLOCK_FIELDS[kind]}}, where)
     if "text" in block:
@@ -362,6 +389,8 @@ def _synced_block(block: dict[str, Any], where: str, page: str, parents: Mapping
     if ("key" in block) == ("synced_from" in block):
         raise _fail(where, "a synced block is an original with a \"key\" (and children) or a reference with "
                            "\"synced_from\": the key of an original")
+    if "synced_from" in block:
+        _text(block["synced_from"], f"{where}.synced_from")
     if "synced_from" in block and block["synced_from"] not in originals:
         raise _fail(f"{where}.synced_from", f"no synced block has the key {_shown(block['synced_from'])}")
     if "synced_from" in block and "children" in block:
@@ -371,6 +400,7 @@ def _synced_block(block: dict[str, Any], where: str, page: str, parents: Mapping
 def _child_page(block: dict[str, Any], where: str, page: str, parents: Mapping[str, Any], *_: Any) -> None:
     if "page" not in block:
         raise _fail(where, "a child_page block needs \"page\": the key of the sub-page it shows")
+    _text(block["page"], f"{where}.page")
     parent = parents.get(block["page"])
     if parent is None:
         raise _fail(f"{where}.page", f"no page has the key {_shown(block['page'])}")
