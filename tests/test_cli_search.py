@@ -298,3 +298,19 @@ def test_a_page_whose_title_alone_is_past_the_models_limit_is_named_and_nothing_
     assert err.startswith("error: the page 'Ficha QUJDQUJD") and "title and section heading" in err
     with sqlite3.connect(db) as index:  # the pages read are kept to resume; no chunk was written
         assert index.execute("SELECT COUNT(*) FROM chunks").fetchone() == (0,)
+
+
+@pytest.mark.slow
+def test_a_reader_of_both_outputs_that_stops_early_still_gets_the_pipe_exit_code(built) -> None:
+    # 2>&1 | head -c 1: stderr is the same closed pipe, so the one line that says why cannot be written either
+    import subprocess
+    import sys
+
+    questions = "".join(f"horario {n}\n" for n in range(300)).encode()
+    search = subprocess.Popen([sys.executable, "-m", "lab", "search", "--db", str(built), "--json", "-k", "20"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    search.stdin.write(questions)
+    search.stdin.close()
+    assert search.stdout.read(1) == b"{"
+    search.stdout.close()
+    assert search.wait(timeout=60) == ExitCode.PIPE

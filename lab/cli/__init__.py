@@ -78,7 +78,10 @@ def main(argv: Sequence[str] | None = None, prog: str = SCRIPT) -> int:
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
         _stop_writing_stdout()
-        print("stopped: the reader of the output closed it (| head?); the rest was not printed", file=sys.stderr)
+        try:  # stderr may be the same closed pipe (2>&1 | head): then the exit code says it alone
+            print("stopped: the reader of the output closed it (| head?); the rest was not printed", file=sys.stderr)
+        except BrokenPipeError:
+            _stop_writing(sys.stderr)
         return int(ExitCode.PIPE)
     except (LabError, ValueError) as exc:  # e.g. a limit the options allow but the simulator refuses
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
@@ -88,9 +91,14 @@ def main(argv: Sequence[str] | None = None, prog: str = SCRIPT) -> int:
 def _stop_writing_stdout() -> None:
     """Point standard output at the null device: what is still buffered for a reader that went away must not
     fail again when Python flushes it on exit."""
+    _stop_writing(sys.stdout)
+
+
+def _stop_writing(stream: object) -> None:
+    """Point ``stream``'s file descriptor at the null device (nothing, where it has none)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())  # type: ignore[attr-defined]
         os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # no file descriptor behind stdout (captured in a test)
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind it (captured in a test)
         pass
