@@ -340,3 +340,22 @@ def test_an_empty_data_source_id_is_refused_as_an_id_not_taken_for_no_id() -> No
     with pytest.raises(InvalidObjectId, match="data_source_id '' is not a Notion id"):
         full_index(_client(sim, None), IndexStore(":memory:"), sim.clock,
                    dataclasses.replace(config(), data_source_id=""))
+
+
+def test_a_page_type_is_read_from_the_select_the_config_names_whatever_it_is_called() -> None:
+    from lab.datasets.bakery import load_bakery_workspace
+
+    spec = load_bakery_workspace()
+    source = spec["data_sources"][0]
+    source["properties"] = {("Kind" if name == "Tipo" else name): prop for name, prop in source["properties"].items()}
+    sim = bakery_simulator(seed=6, spec=spec)
+
+    def types(config: SyncConfig) -> set[str]:
+        client = NotionClient(sim.token_for(KB_INTEGRATION), session=in_process_session(sim), clock=sim.clock,
+                              pacer=NoPacing())
+        store = IndexStore(":memory:")
+        full_index(client, store, sim.clock, config)
+        return {page.type for page in store.pages().values()}
+
+    assert types(SyncConfig()) == {""}  # the default, Tipo, is not there: no page has a type
+    assert types(SyncConfig(type_property="Kind")) == {"ficha", "politica", "faq", "aviso", "alergenos"}

@@ -20,6 +20,7 @@ from lab.cli.options import (RATE, SECONDS, AnnouncedRetry, base_url, in_range, 
 from lab.clock import WallClock, iso_minute
 from lab.errors import LabError
 from lab.notion import plain_text
+from lab.notion.pages import TYPE_PROPERTY
 from lab.redaction import redact
 
 if TYPE_CHECKING:
@@ -158,6 +159,7 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
         dense.load = _announced(embedding.load, dense.name, args.embed_workers, args.embed_queue)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
                         audience_property=args.audience_property, version_property=args.version_property,
+                        type_property=args.type_property,
                         data_source_id=args.data_source,
                         on_page=progress.page_read, on_listed=progress.listed, on_embedded=progress.embedded,
                         dense=dense, search_recipe=recipe_name,
@@ -345,6 +347,10 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                         help="select property naming the documentation version of each page; the index stores it "
                              "and search --doc-version filters on it (default: pages carry no version). Give a sync "
                              "the same one as its index: a sync with another reads every page again")
+    parser.add_argument("--type-property", type=not_blank, default=TYPE_PROPERTY, metavar="NAME",
+                        help=f"select property naming the kind of each page, which the index stores (default: "
+                             f"{TYPE_PROPERTY}, the bakery's); a page without it has no type. Give a sync the same "
+                             "one as its index: a sync with another reads every page again")
     parser.add_argument("--db", required=True, help="SQLite file of the index")
     parser.add_argument("--rate", type=RATE, default=3.0, help="requests per second (default 3)")
     parser.add_argument("--lock-wait", type=SECONDS, default=900.0, metavar="SECONDS",

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from lab.ingest.page_reads import PageRead
 from lab.ingest.replanning import IndexMoved
 from lab.index import IndexStore, StagedPage
-from lab.notion.pages import PageMetadata, PageProperties
+from lab.notion.pages import TYPE_PROPERTY, PageMetadata, PageProperties
 
 __all__ = ["ReadCheckpoint", "StagedRead"]
 
@@ -46,7 +46,8 @@ def _read(staged: StagedPage, parent: PageMetadata | None = None, as_kept: bool 
     body = json.loads(staged.body)
     if as_kept:
         parent = PageMetadata(**body["parent"]) if body["parent"] is not None else None
-    properties = PageProperties(body.get("audience_property"), body.get("version_property"))
+    properties = PageProperties(body.get("audience_property"), body.get("version_property"),
+                                body.get("type_property", TYPE_PROPERTY))
     return PageRead(body["page"], [(int(depth), block) for depth, block in body["blocks"]], parent, staged.read_at,
                     properties=properties)
 
@@ -84,7 +85,8 @@ class ReadCheckpoint:
         parent = asdict(read.parent) if read.parent is not None else None
         body = json.dumps({"page": read.page, "blocks": read.blocks, "parent": parent,
                            "audience_property": read.properties.audience,
-                           "version_property": read.properties.version}, ensure_ascii=False)
+                           "version_property": read.properties.version,
+                           "type_property": read.properties.type}, ensure_ascii=False)
         self.store.stage_page(StagedPage(page_id=read.id, parent_id=read.parent_id, read_at=read.read_at,
                                          body=body), self.key)
 

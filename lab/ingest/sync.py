@@ -78,7 +78,7 @@ from lab.ingest.quick_sync import edited_filter, plan_quick
 from lab.ingest.replanning import MAX_ATTEMPTS, ConcurrentSyncError, check_unmoved, publish_with_replanning
 from lab.ingest.sub_pages import find_sub_pages, known_read_is_current
 from lab.ingest.synced_originals import SyncedOriginals
-from lab.notion.pages import PageMetadata, PageProperties
+from lab.notion.pages import TYPE_PROPERTY, PageMetadata, PageProperties
 from lab.vectors import WordAnalyzer
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ class SyncConfig:
     publishable_property: str = PUBLISHABLE_PROPERTY
     audience_property: str | None = None  # the select naming who may see a page (None: pages carry no audience)
     version_property: str | None = None  # the select naming a page's documentation version (None: pages carry none)
+    type_property: str = TYPE_PROPERTY  # the select naming a page's kind (a page without it has no type)
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
@@ -115,8 +116,9 @@ class SyncConfig:
 
     @property
     def page_properties(self) -> PageProperties:
-        """The selects every page's audience and version are read from."""
-        return PageProperties(audience=self.audience_property, version=self.version_property)
+        """The selects every page's type, audience and version are read from."""
+        return PageProperties(audience=self.audience_property, version=self.version_property,
+                              type=self.type_property)
 
     def __post_init__(self) -> None:
         check_max_share(self.max_delete_share)

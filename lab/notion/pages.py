@@ -64,16 +64,18 @@ class PageMetadata:
 
 @dataclass(frozen=True)
 class PageProperties:
-    """The selects an index reads from each page besides its type, by name: ``audience``, who may see the
-    page, and ``version``, the version of the documentation it describes (``None``: not read; every page
-    then has none). A run passes this one record to everything that reads a page's metadata."""
+    """The selects an index reads from each page, by name: ``audience``, who may see the page, and
+    ``version``, the version of the documentation it describes (``None``: not read; every page then has
+    none), and ``type``, the page's kind (the bakery's ``Tipo``; a page without that select has no type).
+    A run passes this one record to everything that reads a page's metadata."""
 
     audience: str | None = None
     version: str | None = None
+    type: str = TYPE_PROPERTY
 
     def read(self, page_object: Mapping[str, Any]) -> PageMetadata:
-        """The page object's metadata, its audience and version read from these selects."""
-        return PageMetadata.from_page(page_object, TYPE_PROPERTY, self.audience, self.version)
+        """The page object's metadata, its type, audience and version read from these selects."""
+        return PageMetadata.from_page(page_object, self.type, self.audience, self.version)
 
 
 def _select(properties: Mapping[str, Any], name: str) -> str | None:
