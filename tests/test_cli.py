@@ -150,6 +150,9 @@ def test_the_command_line_names_the_searchs_recipes_and_threshold_as_the_library
 
     assert indexer.RECIPE_NAMES == tuple(sorted(RECIPES)) and indexer.DEFAULT_RECIPE == DEFAULT_RECIPE
     assert asking.ANSWER_THRESHOLD == ANSWER_THRESHOLD
+    from lab.chunking import MARKERS_BY_LANGUAGE
+
+    assert indexer.LANGUAGES == tuple(sorted(MARKERS_BY_LANGUAGE))
 
 
 def test_a_command_that_fails_on_its_arguments_does_not_load_the_search_or_pandas() -> None:

@@ -359,3 +359,12 @@ def test_a_page_type_is_read_from_the_select_the_config_names_whatever_it_is_cal
 
     assert types(SyncConfig()) == {""}  # the default, Tipo, is not there: no page has a type
     assert types(SyncConfig(type_property="Kind")) == {"ficha", "politica", "faq", "aviso", "alergenos"}
+
+
+def test_the_labels_of_a_lines_role_are_in_the_language_the_config_names() -> None:
+    from lab.chunking import MARKERS_EN
+
+    sim, client, store = setup()
+    full_index(client, store, sim.clock, SyncConfig(markers=MARKERS_EN))
+    texts = " ".join(row["text"] for row in store.chunks("tfidf"))
+    assert "Question: " in texts and "Pregunta: " not in texts

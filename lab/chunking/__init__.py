@@ -24,7 +24,7 @@ from lab.chunking.corpus import ChunkedCorpus, chunk_pages
 from lab.chunking.document import SOURCE_SEPARATOR, Document, MarkdownFile, Note
 from lab.chunking.errors import ChunkerParameterError, ChunkingError, MalformedBlockError, MalformedPageError
 from lab.chunking.flatten import (
-    MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks,
+    MARKERS_BY_LANGUAGE, MARKERS_EN, MARKERS_ES, MARKERS_ZH, FlatDocument, FlatLine, Markers, Section, SkippedBlock, flatten_blocks,
     rich_text_plain,
 )
 from lab.chunking.input_limit import InputLimitReport, InputTooLongError, check_input_limit
@@ -43,7 +43,7 @@ from lab.chunking.word_windows import WordWindowChunker
 
 __all__ = [
     "TOKEN_PATTERN", "count_tokens", "token_spans",
-    "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
+    "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "MARKERS_BY_LANGUAGE", "FlatDocument", "FlatLine", "Section", "SkippedBlock",
     "flatten_blocks", "rich_text_plain",
     "Document", "Note", "MarkdownFile", "SOURCE_SEPARATOR",
     "Chunk", "chunks_to_frame", "fingerprint",

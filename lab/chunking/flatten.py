@@ -31,7 +31,7 @@ from lab.notion.richtext import plain_text as rich_text_plain
 
 __all__ = [
     "Markers", "MARKERS_ES", "MARKERS_EN", "MARKERS_ZH", "FlatLine", "Section", "SkippedBlock", "FlatDocument",
-    "flatten_blocks", "rich_text_plain",
+    "flatten_blocks", "rich_text_plain", "MARKERS_BY_LANGUAGE",
 ]
 
 
@@ -60,6 +60,8 @@ MARKERS_EN = Markers(question="Question: ", callout="Note: ", image="Image: ", b
 #: Chinese prefixes, with the full-width colon Chinese text uses.
 MARKERS_ZH = Markers(question="问题：", callout="提示：", image="图片：", bookmark="链接：", equation="公式：",
                      child_page="子页面：", child_database="数据库：", meeting_notes="会议：")
+#: The prefixes by language code, for a run told which language its pages are written in.
+MARKERS_BY_LANGUAGE = {"es": MARKERS_ES, "en": MARKERS_EN, "zh": MARKERS_ZH}
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ WORKERS = in_range(int, 1, 64)  # embedding processes on one machine
 #: import the search (lab.retrieval's RECIPES and DEFAULT_RECIPE; a test holds them equal): a command that fails on
 #: its arguments or its token answers in a fraction of a second
 RECIPE_NAMES = ("lexical", "tuned")
+LANGUAGES = ("en", "es", "zh")  # lab.chunking.MARKERS_BY_LANGUAGE's, named here so that --help imports no chunker
 DEFAULT_RECIPE = "tuned"
 
 _DEFAULT_TITLE = "Base de conocimiento"  # the bakery's knowledge base, in the lessons and the served simulator
@@ -141,6 +142,7 @@ def _kept(store: "IndexStore") -> str:
 
 
 def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexStore") -> "SyncReport":
+    from lab.chunking import MARKERS_BY_LANGUAGE
     from lab.client import DEFAULT_MAX_DEPTH, FixedRate, NotionClient
     from lab.ingest.sync import SyncConfig, full_index, incremental_sync
     from lab.retrieval import RECIPES
@@ -159,7 +161,7 @@ def _run_indexer(args: argparse.Namespace, kind: str, token: str, store: "IndexS
         dense.load = _announced(embedding.load, dense.name, args.embed_workers, args.embed_queue)
     config = SyncConfig(title=title, publishable_property=args.publishable_property,
                         audience_property=args.audience_property, version_property=args.version_property,
-                        type_property=args.type_property,
+                        type_property=args.type_property, markers=MARKERS_BY_LANGUAGE[args.language],
                         data_source_id=args.data_source,
                         on_page=progress.page_read, on_listed=progress.listed, on_embedded=progress.embedded,
                         dense=dense, search_recipe=recipe_name,
@@ -347,6 +349,10 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
                         help="select property naming the documentation version of each page; the index stores it "
                              "and search --doc-version filters on it (default: pages carry no version). Give a sync "
                              "the same one as its index: a sync with another reads every page again")
+    parser.add_argument("--language", choices=LANGUAGES, default="es",
+                        help="the language the pages are written in, for the labels a chunk gives a line's role "
+                             "(es: \"Pregunta: \", en: \"Question: \", zh: \"问题：\"; default es, the bakery's). "
+                             "Give a sync the same one as its index: a sync with another embeds every chunk again")
     parser.add_argument("--type-property", type=not_blank, default=TYPE_PROPERTY, metavar="NAME",
                         help=f"select property naming the kind of each page, which the index stores (default: "
                              f"{TYPE_PROPERTY}, the bakery's); a page without it has no type. Give a sync the same "

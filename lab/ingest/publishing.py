@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lab.chunking import Chunk, Chunker, InputLimitReport, InputTooLongError
+from lab.chunking import MARKERS_ES, Chunk, Chunker, InputLimitReport, InputTooLongError, Markers
 from lab.chunking.corpus import chunk_pages
 from lab.chunking.model_fit import FittedChunker
 from lab.embedders import DenseEmbedder, check_embedder_limit, model_token_count, text_key
@@ -100,16 +100,18 @@ class BatchChanges:
     vanished: set[str] = field(default_factory=set)
 
 
-def compare_batch(store: IndexStore, reads: Iterable[PageRead], chunker: Chunker) -> BatchChanges:
-    """Cut ``reads`` into chunks and sort them by what the index holds: new ids, changed text, same text,
-    and the stored chunks of these pages that no longer exist (looked up through the page index).
+def compare_batch(store: IndexStore, reads: Iterable[PageRead], chunker: Chunker,
+                  markers: Markers = MARKERS_ES) -> BatchChanges:
+    """Cut ``reads`` into chunks (a line's role labelled with ``markers``) and sort them by what the index
+    holds: new ids, changed text, same text, and the stored chunks of these pages that no longer exist
+    (looked up through the page index).
 
     Each read's blocks are dropped as soon as it is cut (:meth:`PageRead.drop_content`): a batch holds
     its chunks and one page's blocks at a time."""
     kept: list[PageRead] = []
     fresh: list[Chunk] = []
     for read in reads:
-        fresh += chunk_pages([read], chunker).chunks
+        fresh += chunk_pages([read], chunker, markers).chunks
         read.drop_content()
         kept.append(read)
     reads = kept
@@ -149,7 +151,8 @@ class Publication:
 
     def __init__(self, store: IndexStore, staging: ReadCheckpoint, pages: Sequence[StagedRead], *, chunker: Chunker,
                  analyzer: Callable[[str], list[str]], dense: DenseEmbedder | None, full: bool,
-                 batch_pages: int = DEFAULT_BATCH_PAGES, on_embedded: Callable[[int], None] | None = None) -> None:
+                 batch_pages: int = DEFAULT_BATCH_PAGES, on_embedded: Callable[[int], None] | None = None,
+                 markers: Markers = MARKERS_ES) -> None:
         if batch_pages < 1:
             raise ValueError(f"batch_pages must be at least 1, not {batch_pages}")
         self.store, self.staging, self.pages = store, staging, list(pages)
@@ -157,13 +160,13 @@ class Publication:
         if limit is not None:  # a chunk the model's tokenizer finds too long is cut again, not refused
             chunker = FittedChunker(chunker, model_token_count(dense), limit)
         self.chunker, self.analyzer, self.dense, self.full = chunker, analyzer, dense, full
-        self.batch_pages, self.on_embedded = batch_pages, on_embedded
+        self.batch_pages, self.on_embedded, self.markers = batch_pages, on_embedded, markers
 
     def batches(self) -> Iterator[BatchChanges]:
         """Each batch of pages, cut and compared; the previous one is let go before the next is read."""
         for start in range(0, len(self.pages), self.batch_pages):
             batch = compare_batch(self.store, self.staging.each_read(self.pages[start:start + self.batch_pages]),
-                                  self.chunker)
+                                  self.chunker, self.markers)
             yield batch
             del batch
 

@@ -61,7 +61,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lab.chunking import SectionTokenChunker
+from lab.chunking import MARKERS_ES, Markers, SectionTokenChunker
 from lab.client import NotionClient, WalkReport, query_every_row
 from lab.clock import Clock, iso_minute
 from lab.ingest.checkpoint import ReadCheckpoint, StagedRead
@@ -97,6 +97,8 @@ class SyncConfig:
     audience_property: str | None = None  # the select naming who may see a page (None: pages carry no audience)
     version_property: str | None = None  # the select naming a page's documentation version (None: pages carry none)
     type_property: str = TYPE_PROPERTY  # the select naming a page's kind (a page without it has no type)
+    #: the labels of a line's role in the chunks ("Pregunta: ", "Question: "...): the pages' language
+    markers: Markers = MARKERS_ES
     chunker: SectionTokenChunker = field(default_factory=SectionTokenChunker)
     analyzer: Callable[[str], list[str]] = field(default_factory=WordAnalyzer)  # TF-IDF's, refitted on change
     dense: DenseEmbedder | None = None  # embeds only new and changed chunks
@@ -236,7 +238,7 @@ class _Changes:
 def _publication(store: IndexStore, config: SyncConfig, changes: _Changes) -> Publication:
     return Publication(store, changes.staging, changes.pages, chunker=config.chunker, analyzer=config.analyzer,
                        dense=config.dense, full=changes.full, batch_pages=config.batch_pages,
-                       on_embedded=config.on_embedded)
+                       on_embedded=config.on_embedded, markers=config.markers)
 
 
 def _embedding_ahead(store: IndexStore, config: SyncConfig, staging: ReadCheckpoint,
@@ -247,7 +249,7 @@ def _embedding_ahead(store: IndexStore, config: SyncConfig, staging: ReadCheckpo
 
     def publication_of(pages: list[StagedRead]) -> Publication:
         return Publication(store, staging, pages, chunker=config.chunker, analyzer=config.analyzer, dense=config.dense,
-                           full=full, batch_pages=config.batch_pages)
+                           full=full, batch_pages=config.batch_pages, markers=config.markers)
 
     return EmbeddingAhead(publication_of, config.batch_pages, config.on_embedded)
 
