@@ -352,7 +352,8 @@ def _add_indexer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", choices=LANGUAGES, default="es",
                         help="the language the pages are written in, for the labels a chunk gives a line's role "
                              "(es: \"Pregunta: \", en: \"Question: \", zh: \"问题：\"; default es, the bakery's). "
-                             "Give a sync the same one as its index: a sync with another embeds every chunk again")
+                             "Give a sync the same one as its index: a sync relabels only the pages it reads again (run index "
+                             "to relabel them all)")
     parser.add_argument("--type-property", type=not_blank, default=TYPE_PROPERTY, metavar="NAME",
                         help=f"select property naming the kind of each page, which the index stores (default: "
                              f"{TYPE_PROPERTY}, the bakery's); a page without it has no type. Give a sync the same "
